@@ -1,0 +1,146 @@
+"""The engine contract every game implements (see ARCHITECTURE.md, "The engine contract").
+
+An engine is a pure object: no Django, no I/O, no clock, no global random. State is a
+JSON-compatible value owned by the engine; the service stores `to_json(state)` and
+hands back `from_json(...)`. All randomness comes through the `rng` argument.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .canonical import clone
+from .rng import RngBase
+from .types import Decision, Event, OptionError, Orders
+
+State = Any
+Pick = Callable[[Sequence[Any]], Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default and either a list of allowed values or an int range."""
+
+    default: Any
+    choices: tuple[Any, ...] = ()
+    min: int | None = None
+    max: int | None = None
+    help: str = ""
+
+    def check(self, name: str, value: Any) -> Any:
+        if self.choices:
+            if value in self.choices:
+                return value
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {name!r}: {value!r} is not allowed; choose one of: {allowed}")
+        if self.min is not None or self.max is not None:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {name!r} must be a whole number "
+                                  f"from {self.min} to {self.max}")
+            if (self.min is not None and value < self.min) or \
+                    (self.max is not None and value > self.max):
+                raise OptionError(f"option {name!r}: {value} is outside {self.min}..{self.max}")
+            return value
+        if isinstance(self.default, bool) and not isinstance(value, bool):
+            raise OptionError(f"option {name!r} must be true or false")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"default": self.default, "help": self.help}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.min is not None:
+            data["min"] = self.min
+        if self.max is not None:
+            data["max"] = self.max
+        return data
+
+
+class Engine(ABC):
+    """Base class for rules engines. Subclasses set the class attributes and the methods."""
+
+    name: ClassVar[str] = ""  # registry key, e.g. "combat_dice"
+    title: ClassVar[str] = ""
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 1
+    options: ClassVar[dict[str, Option]] = {}
+
+    # -- seats and options ----------------------------------------------------
+    def seat_names(self, count: int) -> list[str]:
+        """Seat identifiers for a game of `count` players (override for themed names)."""
+        return [f"P{i + 1}" for i in range(count)]
+
+    def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults; raise OptionError naming the option and allowed values."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise OptionError(f"unknown option {unknown[0]!r}; this game's options are: {known}")
+        return {name: opt.check(name, options.get(name, opt.default))
+                for name, opt in self.options.items()}
+
+    # -- the contract ---------------------------------------------------------
+    @abstractmethod
+    def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
+              ) -> tuple[State, list[Event]]: ...
+
+    @abstractmethod
+    def decision(self, state: State) -> Decision | None: ...
+
+    @abstractmethod
+    def parse_orders(self, state: State, seat: str, text: str) -> Orders:
+        """Parse the order language; raise OrdersInvalid with every error. Never mutates."""
+
+    @abstractmethod
+    def default_orders(self, state: State, seat: str) -> Orders: ...
+
+    @abstractmethod
+    def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
+                ) -> tuple[State, list[Event]]:
+        """Deterministic given its inputs; must not mutate `state` (return a new one)."""
+
+    @abstractmethod
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """What `seat` (None = the public, "*" = the GM) may see. The only door out."""
+
+    @abstractmethod
+    def report(self, events: list[Event], viewer: str | None) -> str:
+        """Markdown narration of the events `viewer` may see."""
+
+    @abstractmethod
+    def invariants(self, state: State) -> list[str]:
+        """Problems with the state (empty list when sound)."""
+
+    def to_json(self, state: State) -> Any:
+        return clone(state)
+
+    def from_json(self, data: Any) -> State:
+        return clone(data)
+
+    def is_over(self, state: State) -> bool:
+        return self.decision(state) is None
+
+    def result(self, state: State) -> dict[str, Any]:
+        """When over: {"winners": [...], "summary": "..."} for the lobby and the log."""
+        return {"winners": [], "summary": ""}
+
+    # -- hooks for the conformance suite ------------------------------------------
+    @abstractmethod
+    def random_orders(self, state: State, seat: str, pick: Pick) -> str:
+        """A legal order text for `seat`, choosing with `pick` (a Hypothesis draw in tests)."""
+
+    def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
+        """A state differing from `state` only in what `seat` may not see, or None.
+
+        The conformance suite asserts `view(perturbed, seat) == view(state, seat)`.
+        Engines with hidden information must override this.
+        """
+        return None
+
+    def bot_orders(self, state: State, seat: str, pick: Pick) -> str:
+        """Orders for demo/bench bots; defaults to random legal orders."""
+        return self.random_orders(state, seat, pick)

@@ -1,0 +1,190 @@
+"""Running setup and turns the one way everyone must: the service, replay and verify.
+
+The RNG stream of setup is "setup" and of turn N is "turn/N", so a turn resolved again
+(rerun, verification) draws the same dice from the same secret. A game's public export
+is a `GameRecord` dict:
+
+    {"format": "tabletop-gm/1", "ruleset", "seats", "options",
+     "secret_sha256", "secret" (only once the game is over),
+     "setup": {"draws", "state_hash"},
+     "turns": [{"number", "orders": {seat: Orders}, "overrides": {index: value},
+                "amendments": [{"author", "reason", "from_hash", "state", "to_hash"}],
+                "draws", "before_hash", "after_hash"}]}
+
+`replay` rebuilds the game from that record and reports the first mismatch precisely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .canonical import sha256_hex, state_hash
+from .engine import Engine, State
+from .rng import Draw, ReplayDrawMismatch, ReplayRng, Rng, RngBase
+from .types import Event, Orders
+
+FORMAT = "tabletop-gm/1"
+
+
+def turn_stream(number: int) -> str:
+    return f"turn/{number}"
+
+
+SETUP_STREAM = "setup"
+
+
+@dataclass
+class Step:
+    """The outcome of setup or of one turn."""
+
+    state: State
+    events: list[Event]
+    draws: list[Draw]
+    before_hash: str | None
+    after_hash: str
+
+
+def run_setup(engine: Engine, seats: list[str], options: dict[str, Any],
+              rng: RngBase) -> Step:
+    state, events = engine.setup(seats, options, rng)
+    return Step(state, events, list(rng.draws), None, state_hash(engine.to_json(state)))
+
+
+def run_turn(engine: Engine, state: State, orders: dict[str, Orders], rng: RngBase) -> Step:
+    before = state_hash(engine.to_json(state))
+    new_state, events = engine.resolve(state, orders, rng)
+    return Step(new_state, events, list(rng.draws), before,
+                state_hash(engine.to_json(new_state)))
+
+
+def secret_rng(secret: str, number: int | None, overrides: dict[Any, Any] | None = None) -> Rng:
+    return Rng(secret, SETUP_STREAM if number is None else turn_stream(number), overrides)
+
+
+class Mismatch(AssertionError):
+    """Where a record and its replay part ways."""
+
+    def __init__(self, turn: int | None, what: str) -> None:
+        self.turn = turn
+        self.what = what
+        where = "setup" if turn is None else f"turn {turn}"
+        super().__init__(f"{where}: {what}")
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    checked_turns: int
+    final_hash: str | None
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+    secret_checked: bool = False
+
+
+def _draws(data: list[dict[str, Any]]) -> list[Draw]:
+    return [Draw.from_json(d) for d in data]
+
+
+def _compare_draws(turn: int | None, recorded: list[Draw], replayed: list[Draw]) -> None:
+    for rec, got in zip(recorded, replayed):
+        if rec.to_json() != got.to_json():
+            raise Mismatch(turn, f"draw {rec.index} ({rec.label}) recorded {rec.result!r}"
+                                 f" but the secret gives {got.result!r}")
+    if len(recorded) != len(replayed):
+        raise Mismatch(turn, f"{len(recorded)} draws recorded, replay made {len(replayed)}")
+
+
+def replay(engine: Engine, record: dict[str, Any]) -> tuple[State, Verdict]:
+    """Rebuild a game from its record, checking hashes, draws and the secret.
+
+    With the secret (a finished game) every draw is recomputed from it; without it the
+    recorded draws are served back and only consistency is checked. Raises Mismatch.
+    """
+    notes: list[str] = []
+    secret = record.get("secret")
+    if secret is not None and sha256_hex(secret) != record["secret_sha256"]:
+        raise Mismatch(None, "the revealed secret does not match the published SHA-256")
+
+    def rng_for(number: int | None, rec: dict[str, Any]) -> RngBase:
+        if secret is None:
+            return ReplayRng(_draws(rec["draws"]))
+        return secret_rng(secret, number, rec.get("overrides"))
+
+    setup = record["setup"]
+    try:
+        step = run_setup(engine, list(record["seats"]), dict(record["options"]),
+                         rng_for(None, setup))
+    except ReplayDrawMismatch as exc:
+        raise Mismatch(None, str(exc)) from None
+    _compare_draws(None, _draws(setup["draws"]), step.draws)
+    if step.after_hash != setup["state_hash"]:
+        raise Mismatch(None, "state after setup does not match its hash")
+    state = step.state
+    count = 0
+    for turn in record["turns"]:
+        number = turn["number"]
+        for amend in turn.get("amendments", []):
+            current = state_hash(engine.to_json(state))
+            if current != amend["from_hash"]:
+                raise Mismatch(number, "an amendment was made to a state the replay never reached")
+            state = engine.from_json(amend["state"])
+            if state_hash(engine.to_json(state)) != amend["to_hash"]:
+                raise Mismatch(number, "an amended state does not match its hash")
+            problems = engine.invariants(state)
+            if problems:
+                raise Mismatch(number, "amended state breaks invariants: " + "; ".join(problems))
+            notes.append(f"turn {number}: state amended by {amend.get('author', 'the GM')}"
+                         f" ({amend.get('reason', 'no reason given')})")
+        for index, value in (turn.get("overrides") or {}).items():
+            notes.append(f"turn {number}: draw {index} set to {value!r} by the GM")
+        orders = {seat: Orders.from_json(o) for seat, o in turn["orders"].items()}
+        try:
+            step = run_turn(engine, state, orders, rng_for(number, turn))
+        except ReplayDrawMismatch as exc:
+            raise Mismatch(number, str(exc)) from None
+        if step.before_hash != turn["before_hash"]:
+            raise Mismatch(number, "state before the turn does not match its hash")
+        _compare_draws(number, _draws(turn["draws"]), step.draws)
+        if step.after_hash != turn["after_hash"]:
+            raise Mismatch(number, "state after the turn does not match its hash "
+                                   "(orders or draws were changed)")
+        problems = engine.invariants(step.state)
+        if problems:
+            raise Mismatch(number, "invariants broken: " + "; ".join(problems))
+        state = step.state
+        count += 1
+    final = state_hash(engine.to_json(state))
+    if record.get("final_hash") and record["final_hash"] != final:
+        raise Mismatch(None, "final state does not match the published final hash")
+    return state, Verdict(True, count, final, notes, secret_checked=secret is not None)
+
+
+def build_record(engine: Engine, seats: list[str], options: dict[str, Any], secret: str,
+                 setup: Step, turns: list[dict[str, Any]], *, reveal: bool) -> dict[str, Any]:
+    """Assemble an export from setup and turn entries (see the module docstring)."""
+    record: dict[str, Any] = {
+        "format": FORMAT, "ruleset": engine.name, "seats": list(seats), "options": options,
+        "secret_sha256": sha256_hex(secret),
+        "setup": {"draws": [d.to_json() for d in setup.draws], "state_hash": setup.after_hash},
+        "turns": turns,
+    }
+    if reveal:
+        record["secret"] = secret
+    if turns:
+        record["final_hash"] = turns[-1]["after_hash"]
+    return record
+
+
+def turn_entry(number: int, orders: dict[str, Orders], step: Step,
+               overrides: dict[Any, Any] | None = None,
+               amendments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {
+        "number": number,
+        "orders": {seat: o.to_json() for seat, o in sorted(orders.items())},
+        "overrides": {str(k): v for k, v in (overrides or {}).items()},
+        "amendments": amendments or [],
+        "draws": [d.to_json() for d in step.draws],
+        "before_hash": step.before_hash,
+        "after_hash": step.after_hash,
+    }
