@@ -1,0 +1,75 @@
+"""Request/response shapes of the REST API (validation only; logic is in gm.play.actions)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from gm.play.models import Game, Post
+
+
+class GameCreateSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(max_length=40)
+    title = serializers.CharField(max_length=120)
+    options = serializers.DictField(required=False, default=dict)
+    turn_hours = serializers.IntegerField(min_value=0, max_value=24 * 60, default=48)
+    turn_minutes = serializers.IntegerField(min_value=0, max_value=59 * 24, default=0)
+    process_early = serializers.BooleanField(default=True)
+    hold_for_review = serializers.BooleanField(default=False)
+    max_seats = serializers.IntegerField(min_value=0, max_value=64, default=0)
+
+
+class SeatSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    player = serializers.CharField(source="player_name")
+    mode = serializers.CharField()
+
+
+class GameSummarySerializer(serializers.ModelSerializer):
+    gm = serializers.CharField(source="gm.username")
+
+    class Meta:
+        model = Game
+        fields = ["id", "ruleset", "title", "status", "gm", "turn_hours", "turn_minutes",
+                  "process_early", "created", "started", "finished"]
+
+
+class OrdersSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=False, max_length=20000, trim_whitespace=False)
+
+
+class PostSerializer(serializers.ModelSerializer):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Post
+        fields = ["id", "kind", "author", "turn_number", "markdown", "html", "created"]
+        read_only_fields = ["id", "kind", "author", "turn_number", "html", "created"]
+
+    def get_author(self, post: Post) -> str | None:
+        return post.author.username if post.author else None
+
+
+class ErrorLineSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    message = serializers.CharField()
+    hint = serializers.CharField(allow_blank=True)
+
+
+class OrderErrorsSerializer(serializers.Serializer):
+    errors = ErrorLineSerializer(many=True)
+    accepted = serializers.ListField(child=serializers.CharField())
+
+
+class ReceiptSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    seat = serializers.CharField()
+    version = serializers.IntegerField()
+    orders = serializers.ListField(child=serializers.CharField())
+    receipt = serializers.CharField()
+    withdrawn = serializers.BooleanField()
+    source = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()

@@ -1,0 +1,190 @@
+"""REST API views: thin wrappers over gm.play.actions (paths fixed by ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.core import registry
+from games.core.types import OrdersInvalid
+from gm.play import actions
+from gm.play.errors import ActionError
+from gm.play.models import Game, Submission
+
+from . import serializers as s
+
+ANY = OpenApiResponse(description="JSON object")
+ERR = {400: s.DetailSerializer, 403: s.DetailSerializer, 404: s.DetailSerializer,
+       409: s.DetailSerializer}
+
+
+def action_errors(view):
+    """Turn ActionError into its HTTP status with {"detail": message}."""
+
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except ActionError as exc:
+            return Response({"detail": exc.message}, status=exc.status)
+
+    return wrapper
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("gm"), pk=pk)
+
+
+@extend_schema(responses={200: ANY})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def rulesets(request: Request) -> Response:
+    """The registered rulesets with their seat counts and options."""
+    return Response([{"name": e.name, "title": e.title, "min_seats": e.min_seats,
+                      "max_seats": e.max_seats,
+                      "options": {k: o.to_json() for k, o in e.options.items()}}
+                     for e in registry.engines().values()])
+
+
+@extend_schema(methods=["GET"], responses={200: s.GameSummarySerializer(many=True)})
+@extend_schema(methods=["POST"], request=s.GameCreateSerializer,
+               responses={201: ANY, **ERR})
+@api_view(["GET", "POST"])
+@action_errors
+def games(request: Request) -> Response:
+    """List games (newest first) or create one; the creator is its GM."""
+    if request.method == "GET":
+        qs = Game.objects.select_related("gm")
+        if request.query_params.get("status"):
+            qs = qs.filter(status=request.query_params["status"])
+        return Response(s.GameSummarySerializer(qs[:200], many=True).data)
+    data = s.GameCreateSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    game = actions.create_game(request.user, **data.validated_data)
+    return Response(actions.game_summary(game, request.user), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses={200: ANY, 404: s.DetailSerializer})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def game_detail(request: Request, pk: int) -> Response:
+    """Status, current turn, deadline, who owes orders, and the reader's own view."""
+    return Response(actions.game_summary(_game(pk), request.user))
+
+
+@extend_schema(request=None, responses={201: s.SeatSerializer, **ERR})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+@action_errors
+def join(request: Request, pk: int) -> Response:
+    """Take the next free seat."""
+    seat = actions.join_game(_game(pk), request.user)
+    return Response({"name": seat.name, "player": seat.player_name(), "mode": seat.mode,
+                     "reply_address": seat.reply_address}, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses={200: ANY, **ERR})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+@action_errors
+def start(request: Request, pk: int) -> Response:
+    """The GM starts the game: setup runs and turn 1 opens."""
+    game = actions.start_game(_game(pk), request.user)
+    return Response(actions.game_summary(game, request.user))
+
+
+def _my_seat(game: Game, user):
+    seat = game.seat_of(user)
+    if seat is None:
+        raise actions.NotAllowed("you have no seat in this game")
+    return seat
+
+
+@extend_schema(methods=["GET"], responses={200: s.ReceiptSerializer, 204: None, **ERR})
+@extend_schema(methods=["POST"], request=s.OrdersSerializer,
+               responses={201: s.ReceiptSerializer, 400: s.OrderErrorsSerializer,
+                          403: s.DetailSerializer, 404: s.DetailSerializer,
+                          409: s.DetailSerializer})
+@extend_schema(methods=["DELETE"], request=None, responses={200: s.ReceiptSerializer, **ERR})
+@api_view(["GET", "POST", "DELETE"])
+@permission_classes([permissions.IsAuthenticated])
+@action_errors
+def orders(request: Request, pk: int) -> Response:
+    """My orders for the current turn: read, submit (a new version), withdraw."""
+    game = _game(pk)
+    seat = _my_seat(game, request.user)
+    if request.method == "GET":
+        sub = actions.my_orders(game, seat)
+        if sub is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(actions.receipt_json(sub))
+    if request.method == "DELETE":
+        sub = actions.withdraw_orders(game, seat, source=Submission.Source.API,
+                                      author=request.user)
+        return Response(actions.receipt_json(sub))
+    data = s.OrdersSerializer(data=request.data)
+    if not data.is_valid():
+        return Response({"errors": [{"line": 0, "message": f"{k}: {' '.join(map(str, v))}",
+                                     "hint": 'send {"text": "<your orders>"}'}
+                                    for k, v in data.errors.items()], "accepted": []},
+                        status=status.HTTP_400_BAD_REQUEST)
+    try:
+        sub = actions.submit_orders(game, seat, data.validated_data["text"],
+                                    source=Submission.Source.API, author=request.user)
+    except OrdersInvalid as exc:
+        return Response(actions.orders_error_payload(exc), status=status.HTTP_400_BAD_REQUEST)
+    return Response(actions.receipt_json(sub), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses={200: ANY, 404: s.DetailSerializer})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def reports(request: Request, pk: int) -> Response:
+    """Every published report: public, plus mine (the GM gets the full one)."""
+    return Response(actions.reports_for(_game(pk), request.user))
+
+
+@extend_schema(responses={200: ANY, 404: s.DetailSerializer})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def report(request: Request, pk: int, number: int) -> Response:
+    found = actions.reports_for(_game(pk), request.user, number)
+    if not found:
+        return Response({"detail": f"no published report for turn {number}"},
+                        status=status.HTTP_404_NOT_FOUND)
+    return Response(found[0])
+
+
+@extend_schema(responses={200: ANY, **ERR})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+@action_errors
+def export(request: Request, pk: int) -> Response:
+    """The replayable record: public once the game is over (secret included), GM any time."""
+    game = _game(pk)
+    return Response(actions.export_game(game, for_gm=game.is_gm(request.user)))
+
+
+@extend_schema(methods=["GET"], responses={200: s.PostSerializer(many=True)})
+@extend_schema(methods=["POST"], request=inline_serializer(
+    "PostCreate", {"markdown": serializers.CharField()}), responses={201: s.PostSerializer,
+                                                                     **ERR})
+@api_view(["GET", "POST"])
+@action_errors
+def thread(request: Request, pk: int) -> Response:
+    """The game's thread: messages (markdown, sanitised) and public turn reports."""
+    game = _game(pk)
+    if request.method == "GET":
+        return Response(s.PostSerializer(game.posts.select_related("author"), many=True).data)
+    text = request.data.get("markdown") if hasattr(request.data, "get") else None
+    if not isinstance(text, str):
+        return Response({"detail": "send {\"markdown\": \"<message>\"}"},
+                        status=status.HTTP_400_BAD_REQUEST)
+    post = actions.post_message(game, request.user, text)
+    return Response(s.PostSerializer(post).data, status=status.HTTP_201_CREATED)

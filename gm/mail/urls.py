@@ -1,0 +1,3 @@
+"""URLs of this app (filled in by its own issue)."""
+
+urlpatterns: list = []

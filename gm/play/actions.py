@@ -1,0 +1,542 @@
+"""The service logic: every view, task, command and mail handler goes through here.
+
+Exactly-once resolution (ARCHITECTURE.md, "The service contract"):
+* a turn becomes DUE by a compare-and-set (OPEN -> DUE) from the sweep, the "all orders
+  in" check or a GM's force;
+* `resolve_turn` claims it with a second compare-and-set (DUE -> RESOLVING) inside the
+  same transaction that writes the record and opens the next turn, so a killed worker
+  rolls everything back and the redelivered task (acks_late) does it again, once;
+* a live TurnRecord is unique per (game, number) in the database, a last line of defence;
+* orders are accepted only while the turn row is OPEN, checked under the row lock, so an
+  order racing the deadline is either in the resolution or refused as late.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games.core import registry
+from games.core.canonical import sha256_hex
+from games.core.engine import Engine
+from games.core.replay import FORMAT, run_setup, run_turn, secret_rng
+from games.core.types import Event, OptionError, Orders, OrdersInvalid
+
+from . import signals
+from .errors import ActionError, Conflict, LateOrders, NotAllowed  # noqa: F401 (re-exported)
+from .models import Game, LogEntry, Post, Report, Seat, Submission, Turn, TurnRecord
+from .rendering import render_markdown
+
+log = logging.getLogger(__name__)
+GM_VIEWER = "*"
+
+
+# --- helpers ---------------------------------------------------------------------------
+def engine_for(game: Game) -> Engine:
+    return registry.get(game.ruleset)
+
+
+def turn_length(game: Game) -> timedelta:
+    return timedelta(hours=game.turn_hours, minutes=game.turn_minutes)
+
+
+def record_log(game: Game, action: str, public: str, *, actor=None, reason: str = "",
+               private: dict[str, Any] | None = None, turn_number: int | None = None
+               ) -> LogEntry:
+    return LogEntry.objects.create(game=game, actor=actor, action=action, public=public,
+                                   reason=reason, private=private or {},
+                                   turn_number=turn_number)
+
+
+def _on_commit(func, *args, **kwargs) -> None:
+    transaction.on_commit(lambda: func(*args, **kwargs))
+
+
+def _send(signal, **kwargs) -> None:
+    _on_commit(signal.send, sender=Game, **kwargs)
+
+
+def _enqueue_resolve(turn_id: int) -> None:
+    from . import tasks  # tasks import this module
+
+    _on_commit(tasks.resolve_turn.delay, turn_id)
+
+
+# --- games and seats -------------------------------------------------------------------
+def create_game(user, *, ruleset: str, title: str, options: dict[str, Any] | None = None,
+                turn_hours: int = 48, turn_minutes: int = 0, process_early: bool = True,
+                hold_for_review: bool = False, max_seats: int = 0) -> Game:
+    try:
+        engine = registry.get(ruleset)
+    except registry.UnknownRuleset as exc:
+        raise ActionError(str(exc.args[0])) from None
+    try:
+        options = engine.validate_options(options)
+    except OptionError as exc:
+        raise ActionError(str(exc)) from None
+    if not title.strip():
+        raise ActionError("a game needs a title")
+    if turn_hours * 60 + turn_minutes < 1:
+        raise ActionError("a turn must last at least one minute")
+    if max_seats and not engine.min_seats <= max_seats <= engine.max_seats:
+        raise ActionError(f"{engine.title} takes {engine.min_seats} to {engine.max_seats} players")
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=ruleset, title=title.strip(), options=options, turn_hours=turn_hours,
+            turn_minutes=turn_minutes, process_early=process_early,
+            hold_for_review=hold_for_review, max_seats=max_seats, gm=user)
+        record_log(game, "created", f"{user.username} created the game ({engine.title}).",
+                   actor=user)
+    return game
+
+
+def seat_capacity(game: Game) -> int:
+    return game.max_seats or engine_for(game).max_seats
+
+
+def join_game(game: Game, user) -> Seat:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("this game has already started")
+        if game.seats.filter(user=user).exists():
+            raise Conflict("you already have a seat in this game")
+        taken = game.seats.count()
+        if taken >= seat_capacity(game):
+            raise Conflict("every seat is taken")
+        name = engine_for(game).seat_names(seat_capacity(game))[taken]
+        seat = Seat.objects.create(game=game, name=name, user=user)
+        record_log(game, "joined", f"{user.username} took seat {name}.", actor=user)
+    return seat
+
+
+def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
+    """Deal the seats, run the engine's setup with a fresh secret, open turn 1."""
+    if not game.is_gm(user):
+        raise NotAllowed("only the game's GM can start it")
+    engine = engine_for(game)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("this game has already started")
+        seats = list(game.seats.order_by("id"))
+        if len(seats) < engine.min_seats:
+            raise Conflict(f"{engine.title} needs at least {engine.min_seats} players; "
+                           f"{len(seats)} joined")
+        # Seat names must be the engine's names for the final player count.
+        names = engine.seat_names(len(seats))
+        for seat, name in zip(seats, names):
+            if seat.name != name:
+                seat.name = f"~{seat.pk}"
+                seat.save(update_fields=["name"])
+        for seat, name in zip(seats, names):
+            seat.name = name
+            seat.save(update_fields=["name"])
+        secret = (entropy or os.urandom(32)).hex()
+        step = run_setup(engine, names, dict(game.options), secret_rng(secret, None))
+        now = timezone.now()
+        game.secret = secret
+        game.secret_sha256 = sha256_hex(secret)
+        game.state = engine.to_json(step.state)
+        game.state_hash = step.after_hash
+        game.setup_record = {"draws": [d.to_json() for d in step.draws],
+                             "state_hash": step.after_hash,
+                             "events": [e.to_json() for e in step.events],
+                             "seats": names}
+        game.status = Game.Status.RUNNING
+        game.started = now
+        game.save()
+        record_log(game, "started", f"{user.username} started the game. Dice secret "
+                   f"SHA-256: {game.secret_sha256}", actor=user)
+        _open_next(game, engine, step.state, 1, now)
+    return game
+
+
+# --- turns -----------------------------------------------------------------------------
+def _open_next(game: Game, engine: Engine, state: Any, number: int, now: datetime) -> Turn | None:
+    decision = engine.decision(state)
+    if decision is None:
+        _finish(game, engine, state, now)
+        return None
+    turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
+                               deadline=now + turn_length(game))
+    # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
+    _maybe_due_early(game, turn)
+    _send(signals.turn_opened, turn=turn)
+    return turn
+
+
+def _finish(game: Game, engine: Engine, state: Any, now: datetime) -> None:
+    game.status = Game.Status.FINISHED
+    game.finished = now
+    game.result = engine.result(state)
+    game.save(update_fields=["status", "finished", "result"])
+    summary = game.result.get("summary") or "The game is over."
+    record_log(game, "finished", f"{summary} The dice secret is now public: {game.secret}")
+    _send(signals.game_finished, game=game)
+
+
+def latest_submission(turn: Turn, seat: Seat) -> Submission | None:
+    return turn.submissions.filter(seat=seat).order_by("-version").first()
+
+
+def seats_in(turn: Turn) -> set[str]:
+    """Owing seats whose latest version holds orders (withdrawn ones do not count)."""
+    done = set()
+    for seat in turn.game.seats.filter(name__in=turn.owing):
+        sub = latest_submission(turn, seat)
+        if (sub and not sub.withdrawn) or seat.mode != Seat.Mode.ACTIVE:
+            done.add(seat.name)
+    return done
+
+
+def _maybe_due_early(game: Game, turn: Turn) -> None:
+    if not game.process_early or turn.status != Turn.Status.OPEN:
+        return
+    if set(turn.owing) <= seats_in(turn):
+        mark_due(turn, reason="all orders in")
+
+
+def mark_due(turn: Turn, *, reason: str = "deadline") -> bool:
+    """Compare-and-set OPEN -> DUE and queue resolution (after commit). True if claimed."""
+    claimed = Turn.objects.filter(pk=turn.pk, status=Turn.Status.OPEN).update(
+        status=Turn.Status.DUE, claimed_at=timezone.now())
+    if claimed:
+        turn.status = Turn.Status.DUE
+        log.info("turn %s of game %s is due (%s)", turn.number, turn.game_id, reason)
+        _enqueue_resolve(turn.pk)
+    return bool(claimed)
+
+
+def sweep_deadlines(now: datetime | None = None) -> list[int]:
+    """Claim every open turn past its deadline; re-queue claims whose worker vanished.
+
+    Uses the (status, deadline) index: its cost grows with the due turns only.
+    """
+    now = now or timezone.now()
+    claimed: list[int] = []
+    due = Turn.objects.filter(status=Turn.Status.OPEN, deadline__lte=now,
+                              superseded=False).values_list("pk", flat=True)
+    for pk in list(due[:500]):
+        with transaction.atomic():
+            if Turn.objects.filter(pk=pk, status=Turn.Status.OPEN).update(
+                    status=Turn.Status.DUE, claimed_at=now):
+                claimed.append(pk)
+                _enqueue_resolve(pk)
+    stale_before = now - timedelta(seconds=settings.GM_RESOLVE_LEASE_SECONDS)
+    stale = Turn.objects.filter(status=Turn.Status.DUE, claimed_at__lt=stale_before)
+    for pk in list(stale.values_list("pk", flat=True)[:500]):
+        with transaction.atomic():
+            if Turn.objects.filter(pk=pk, status=Turn.Status.DUE,
+                                   claimed_at__lt=stale_before).update(claimed_at=now):
+                log.warning("turn id %s was claimed but not resolved: re-queued", pk)
+                claimed.append(pk)
+                _enqueue_resolve(pk)
+    return claimed
+
+
+def _orders_for(engine: Engine, state: Any, turn: Turn) -> tuple[dict[str, Orders], list[str]]:
+    orders: dict[str, Orders] = {}
+    defaulted: list[str] = []
+    seats = {s.name: s for s in turn.game.seats.all()}
+    for name in turn.owing:
+        seat = seats.get(name)
+        sub = latest_submission(turn, seat) if seat else None
+        if seat is not None and seat.mode == Seat.Mode.ACTIVE and sub and not sub.withdrawn:
+            orders[name] = Orders.from_json(sub.orders)
+        else:
+            orders[name] = engine.default_orders(state, name)
+            defaulted.append(name)
+    return orders, defaulted
+
+
+def resolve_turn(turn_id: int) -> bool:
+    """Resolve a DUE turn exactly once. Returns False when there was nothing to do."""
+    try:
+        with transaction.atomic():
+            if not Turn.objects.filter(pk=turn_id, status=Turn.Status.DUE).update(
+                    status=Turn.Status.RESOLVING):
+                return False
+            turn = Turn.objects.select_for_update().select_related("game").get(pk=turn_id)
+            game = Game.objects.select_for_update().get(pk=turn.game_id)
+            engine = engine_for(game)
+            state = engine.from_json(game.state)
+            orders, defaulted = _orders_for(engine, state, turn)
+            step = run_turn(engine, state, orders, secret_rng(game.secret, turn.number,
+                                                              turn.overrides))
+            record = TurnRecord.objects.create(
+                game=game, turn=turn, number=turn.number,
+                orders={s: o.to_json() for s, o in sorted(orders.items())},
+                defaulted=defaulted, draws=[d.to_json() for d in step.draws],
+                events=[e.to_json() for e in step.events],
+                overrides={str(k): v for k, v in turn.overrides.items()},
+                amendments=list(turn.amendments),
+                state_before=game.state, state_after=engine.to_json(step.state),
+                before_hash=step.before_hash, after_hash=step.after_hash)
+            game.state = record.state_after
+            game.state_hash = step.after_hash
+            game.save(update_fields=["state", "state_hash"])
+            turn.resolved_at = timezone.now()
+            if game.hold_for_review:
+                turn.status = Turn.Status.HELD
+                turn.save(update_fields=["status", "resolved_at"])
+                record_log(game, "held", f"Turn {turn.number} is resolved and held for the "
+                           "GM's review.", turn_number=turn.number)
+            else:
+                turn.save(update_fields=["resolved_at"])
+                publish(record)
+    except IntegrityError:
+        # Another worker wrote this turn's record first: that is the exactly-once guard.
+        log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
+        return False
+    return True
+
+
+def compose_report(game: Game, record: TurnRecord, audience: str | None) -> str:
+    """The turn's markdown for one reader: who missed the deadline, then the engine's story."""
+    engine = engine_for(game)
+    events = [Event.from_json(e) for e in record.events]
+    lines = [f"# {game.title}: turn {record.number}", ""]
+    for seat in record.defaulted:
+        default = Orders.from_json(record.orders[seat])
+        if audience in (seat, GM_VIEWER):
+            shown = "; ".join(default.text.splitlines()) or "no orders"
+            lines.append(f"*{seat} sent no orders in time; default orders were used: {shown}.*")
+        else:
+            lines.append(f"*{seat} sent no orders in time; default orders were used.*")
+    if record.defaulted:
+        lines.append("")
+    lines.append(engine.report(events, audience))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def publish(record: TurnRecord) -> None:
+    """Write the reports, post the public one to the thread, open the next turn."""
+    game = record.game
+    engine = engine_for(game)
+    audiences = ["", GM_VIEWER, *record.orders.keys(), *game.setup_record["seats"]]
+    for audience in dict.fromkeys(audiences):
+        text = compose_report(game, record, audience or None)
+        Report.objects.update_or_create(record=record, audience=audience, defaults={
+            "markdown": text, "html": render_markdown(text)})
+    public = record.reports.get(audience="")
+    Post.objects.create(game=game, kind=Post.Kind.REPORT, turn_number=record.number,
+                        markdown=public.markdown, html=public.html)
+    record.published = True
+    record.save(update_fields=["published"])
+    Turn.objects.filter(pk=record.turn_id).update(status=Turn.Status.RESOLVED)
+    _send(signals.turn_published, record=record)
+    state = engine.from_json(record.state_after)
+    if game.status == Game.Status.RUNNING:
+        _open_next(game, engine, state, record.number + 1, timezone.now())
+
+
+# --- orders ----------------------------------------------------------------------------
+def _open_turn_for(game: Game, seat: Seat, *, for_update: bool) -> Turn:
+    qs = Turn.objects.filter(game=game, superseded=False).order_by("-number")
+    if for_update:
+        qs = qs.select_for_update()
+    turn = qs.first()
+    if game.status == Game.Status.FINISHED:
+        raise LateOrders("this game is over; no more orders are taken")
+    if game.status == Game.Status.OPEN or turn is None:
+        raise Conflict("this game has not started yet")
+    if turn.status == Turn.Status.PAUSED or game.status == Game.Status.PAUSED:
+        raise Conflict("the GM has paused this game; orders open again when it resumes")
+    if turn.status != Turn.Status.OPEN or (turn.deadline and turn.deadline <= timezone.now()):
+        raise LateOrders(f"the deadline for turn {turn.number} has passed; those orders were "
+                         "not kept. Orders for the next turn open when its report is out.")
+    if seat.name not in turn.owing:
+        raise Conflict(f"seat {seat.name} owes no orders this turn (waiting for: "
+                       f"{', '.join(turn.owing)})")
+    return turn
+
+
+def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission.Source.WEB,
+                  author=None) -> Submission:
+    """Validate and store a new version of the seat's orders; raise OrdersInvalid/LateOrders.
+
+    The seat's previous accepted version stays in force when the new text has errors.
+    """
+    engine = engine_for(game)
+    with transaction.atomic():
+        turn = _open_turn_for(game, seat, for_update=True)
+        state = engine.from_json(Game.objects.values_list("state", flat=True).get(pk=game.pk))
+        orders = engine.parse_orders(state, seat.name, text)  # raises OrdersInvalid
+        sub = _new_version(turn, seat, text, orders.to_json(), orders.receipt, source, author)
+        _maybe_due_early(turn.game, turn)
+        _send(signals.orders_received, submission=sub)
+    return sub
+
+
+def withdraw_orders(game: Game, seat: Seat, *, source: str = Submission.Source.WEB,
+                    author=None) -> Submission:
+    with transaction.atomic():
+        turn = _open_turn_for(game, seat, for_update=True)
+        current = latest_submission(turn, seat)
+        if current is None or current.withdrawn:
+            raise Conflict("there are no orders to withdraw")
+        sub = _new_version(turn, seat, "", None, "", source, author)
+        _send(signals.orders_received, submission=sub)
+    return sub
+
+
+def _new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
+                 source: str, author) -> Submission:
+    last = turn.submissions.filter(seat=seat).aggregate(v=Max("version"))["v"] or 0
+    return Submission.objects.create(turn=turn, seat=seat, version=last + 1, text=text,
+                                     orders=orders, receipt=receipt, source=source,
+                                     author=author)
+
+
+def check_orders(game: Game, seat: Seat, text: str) -> Orders:
+    """Parse without storing (for previews); raises OrdersInvalid."""
+    engine = engine_for(game)
+    return engine.parse_orders(engine.from_json(game.state), seat.name, text)
+
+
+# --- reading -----------------------------------------------------------------------------
+def viewer_for(game: Game, user) -> str | None:
+    if game.is_gm(user):
+        return GM_VIEWER
+    seat = game.seat_of(user)
+    return seat.name if seat else None
+
+
+def view_for(game: Game, user) -> dict[str, Any] | None:
+    if game.state is None:
+        return None
+    engine = engine_for(game)
+    return engine.view(engine.from_json(game.state), viewer_for(game, user))
+
+
+def setup_report(game: Game, viewer: str | None) -> str:
+    if not game.setup_record:
+        return ""
+    events = [Event.from_json(e) for e in game.setup_record.get("events", [])]
+    return engine_for(game).report(events, viewer)
+
+
+def reports_for(game: Game, user, number: int | None = None) -> list[dict[str, Any]]:
+    """Published reports: public plus the reader's own (or the GM's full one)."""
+    viewer = viewer_for(game, user)
+    records = game.records.filter(superseded=False, published=True).order_by("number")
+    if number is not None:
+        records = records.filter(number=number)
+    out = []
+    for record in records.prefetch_related("reports"):
+        by_audience = {r.audience: r for r in record.reports.all()}
+        entry: dict[str, Any] = {"turn": record.number, "public": _rep(by_audience.get(""))}
+        if viewer is not None:
+            entry["mine"] = _rep(by_audience.get(viewer))
+        out.append(entry)
+    return out
+
+
+def _rep(report: Report | None) -> dict[str, str] | None:
+    return None if report is None else {"markdown": report.markdown, "html": report.html}
+
+
+def post_message(game: Game, user, text: str) -> Post:
+    if not text.strip():
+        raise ActionError("a message cannot be empty")
+    if len(text) > 20000:
+        raise ActionError("a message can be at most 20000 characters")
+    if not (game.is_gm(user) or game.seat_of(user)):
+        raise NotAllowed("only the game's players and GM can post in its thread")
+    kind = Post.Kind.GM if game.is_gm(user) else Post.Kind.MESSAGE
+    return Post.objects.create(game=game, author=user, kind=kind, markdown=text,
+                               html=render_markdown(text))
+
+
+def export_game(game: Game, *, for_gm: bool = False) -> dict[str, Any]:
+    """The public record (input of `python -m games.core.verify`).
+
+    Players get it once the game is over (with the secret); the GM may fetch it any
+    time, without the secret until the end.
+    """
+    if game.status != Game.Status.FINISHED and not for_gm:
+        raise Conflict("the export is published when the game is over")
+    turns = []
+    for rec in game.records.filter(superseded=False, published=True).order_by("number"):
+        turns.append({"number": rec.number, "orders": rec.orders,
+                      "overrides": rec.overrides, "amendments": rec.amendments,
+                      "draws": rec.draws, "before_hash": rec.before_hash,
+                      "after_hash": rec.after_hash})
+    setup = game.setup_record or {}
+    record = {"format": FORMAT, "ruleset": game.ruleset, "title": game.title,
+              "seats": setup.get("seats", []), "options": game.options,
+              "secret_sha256": game.secret_sha256,
+              "setup": {"draws": setup.get("draws", []), "state_hash": setup.get("state_hash")},
+              "turns": turns}
+    if turns:
+        record["final_hash"] = turns[-1]["after_hash"]
+    if game.status == Game.Status.FINISHED:
+        record["secret"] = game.secret
+    return record
+
+
+def owing_summary(game: Game) -> dict[str, Any]:
+    """Who still owes orders this turn (never what anyone ordered)."""
+    turn = game.current_turn()
+    if turn is None or turn.status != Turn.Status.OPEN:
+        return {"turn": turn.number if turn else None, "owing": [], "in": []}
+    done = seats_in(turn)
+    return {"turn": turn.number, "owing": [s for s in turn.owing if s not in done],
+            "in": sorted(done)}
+
+
+def orders_error_payload(exc: OrdersInvalid) -> dict[str, Any]:
+    return {"errors": [e.to_json() for e in exc.errors], "accepted": exc.accepted}
+
+
+def receipt_json(sub: Submission) -> dict[str, Any]:
+    orders = [] if sub.withdrawn else Orders.from_json(sub.orders).text.splitlines()
+    return {"turn": sub.turn.number, "seat": sub.seat.name, "version": sub.version,
+            "orders": orders, "receipt": sub.receipt, "withdrawn": sub.withdrawn,
+            "source": sub.source, "created": sub.created}
+
+
+def my_orders(game: Game, seat: Seat) -> Submission | None:
+    turn = game.current_turn()
+    return latest_submission(turn, seat) if turn else None
+
+
+def game_summary(game: Game, user) -> dict[str, Any]:
+    """What the game page and GET /api/games/<id>/ show this reader."""
+    engine = engine_for(game)
+    turn = game.current_turn()
+    seat = game.seat_of(user)
+    viewer = viewer_for(game, user)
+    data: dict[str, Any] = {
+        "id": game.pk, "title": game.title, "ruleset": game.ruleset, "ruleset_title":
+        engine.title, "status": game.status, "gm": game.gm.username,
+        "options": game.options, "turn_hours": game.turn_hours,
+        "turn_minutes": game.turn_minutes, "process_early": game.process_early,
+        "seats": [{"name": s.name, "player": s.player_name(), "mode": s.mode}
+                  for s in game.seats.select_related("user").order_by("id")],
+        "capacity": seat_capacity(game),
+        "secret_sha256": game.secret_sha256 or None,
+        "secret": game.secret if game.status == Game.Status.FINISHED else None,
+        "turn": None, "my_seat": seat.name if seat else None,
+        "is_gm": viewer == GM_VIEWER, "view": view_for(game, user), "result": game.result,
+    }
+    if turn is not None:
+        owing = owing_summary(game)
+        data["turn"] = {
+            "number": turn.number, "status": turn.status, "deadline": turn.deadline,
+            "phase": turn.decision.get("phase"), "owing": owing["owing"],
+            "in": owing["in"], "waiting_for": turn.owing,
+        }
+        if seat and seat.name in turn.owing and turn.status == Turn.Status.OPEN:
+            data["turn"]["my_prompt"] = turn.decision["prompts"][seat.name]
+            sub = latest_submission(turn, seat)
+            data["turn"]["my_orders"] = receipt_json(sub) if sub else None
+    return data

@@ -1,0 +1,261 @@
+"""Games, seats, turns, submissions, turn records, reports, thread posts and the public log.
+
+Invariants kept here and in actions.py:
+* one live TurnRecord per (game, number) - a database constraint, so two workers can
+  never both resolve a turn;
+* submissions are never edited: a revision or a withdrawal is a new version;
+* the game secret never leaves the server until the game is over.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12).replace("-", "x").replace("_", "y").lower()
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        RUNNING = "running", "running"
+        PAUSED = "paused", "paused"
+        FINISHED = "finished", "finished"
+
+    ruleset = models.CharField(max_length=40)
+    title = models.CharField(max_length=120)
+    options = models.JSONField(default=dict)
+    turn_hours = models.PositiveIntegerField(default=48)
+    turn_minutes = models.PositiveIntegerField(
+        default=0, help_text="Extra minutes added to turn_hours (short test games).")
+    process_early = models.BooleanField(
+        default=True, help_text="Resolve as soon as every owing seat has orders in.")
+    hold_for_review = models.BooleanField(
+        default=False, help_text="The GM reviews each resolution before its report goes out.")
+    max_seats = models.PositiveIntegerField(default=0, help_text="0 = the ruleset's maximum")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    gm = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                           related_name="gm_games")
+    co_gms = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,
+                                    related_name="co_gm_games")
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    secret = models.CharField(max_length=128, blank=True, editable=False)
+    secret_sha256 = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    state_hash = models.CharField(max_length=64, blank=True)
+    setup_record = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.ruleset} #{self.pk})"
+
+    @property
+    def secret_revealed(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    def is_gm(self, user) -> bool:
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return (user.pk == self.gm_id or user.is_superuser
+                or self.co_gms.filter(pk=user.pk).exists())
+
+    def seat_of(self, user) -> Seat | None:
+        if not getattr(user, "is_authenticated", False):
+            return None
+        return self.seats.filter(user=user).first()
+
+    def current_turn(self) -> Turn | None:
+        return self.turns.filter(superseded=False).order_by("-number").first()
+
+
+class Seat(models.Model):
+    class Mode(models.TextChoices):
+        ACTIVE = "active", "active"
+        DEFAULT = "default", "plays default orders"
+        ABANDONED = "abandoned", "abandoned"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    name = models.CharField(max_length=40, help_text="The engine's seat id.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    mail_token = models.CharField(max_length=40, unique=True, default=new_token)
+    emails = models.JSONField(default=list, blank=True,
+                              help_text="Extra sender addresses accepted for this seat.")
+    allow_any_sender = models.BooleanField(default=False)
+    mode = models.CharField(max_length=12, choices=Mode.choices, default=Mode.ACTIVE)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "name"], name="seat_unique_name"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in game {self.game_id}"
+
+    @property
+    def reply_address(self) -> str:
+        return f"{settings.GM_MAIL_LOCALPART}+{self.mail_token}@{settings.GM_MAIL_DOMAIN}"
+
+    def player_name(self) -> str:
+        return self.user.username if self.user else "(vacant)"
+
+
+class Turn(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open for orders"
+        DUE = "due", "due for resolution"
+        RESOLVING = "resolving", "resolving"
+        HELD = "held", "resolved, held for GM review"
+        RESOLVED = "resolved", "resolved"
+        PAUSED = "paused", "paused"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    decision = models.JSONField()
+    opened = models.DateTimeField(auto_now_add=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    overrides = models.JSONField(default=dict, blank=True,
+                                 help_text="GM die fixes: draw index -> result.")
+    amendments = models.JSONField(
+        default=list, blank=True,
+        help_text="GM state amendments made while the turn was open (see games.core.replay).")
+    superseded = models.BooleanField(default=False,
+                                     help_text="Rolled back or rerun; kept for history.")
+    reminded = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "number", "id"]
+        indexes = [models.Index(fields=["status", "deadline"], name="turn_due_idx")]
+        constraints = [models.UniqueConstraint(
+            fields=["game", "number"], condition=Q(superseded=False), name="turn_live_unique")]
+
+    def __str__(self) -> str:
+        return f"turn {self.number} of game {self.game_id}"
+
+    @property
+    def owing(self) -> list[str]:
+        return sorted(self.decision.get("prompts", {}))
+
+
+class Submission(models.Model):
+    """One version of a seat's orders for a turn. Never edited."""
+
+    class Source(models.TextChoices):
+        WEB = "web", "web form"
+        API = "api", "API"
+        EMAIL = "email", "email"
+        GM = "gm", "GM"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="submissions")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
+    version = models.PositiveIntegerField()
+    text = models.TextField(blank=True)
+    orders = models.JSONField(null=True, blank=True, help_text="Parsed Orders; null = withdrawn")
+    receipt = models.CharField(max_length=64, blank=True)
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.WEB)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "seat", "version"]
+        constraints = [models.UniqueConstraint(fields=["turn", "seat", "version"],
+                                               name="submission_version_unique")]
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.orders is None
+
+
+class TurnRecord(models.Model):
+    """Everything needed to replay a turn: orders, draws, events, states and hashes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="records")
+    turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="record")
+    number = models.PositiveIntegerField()
+    orders = models.JSONField()
+    defaulted = models.JSONField(default=list, help_text="Seats that got default orders.")
+    draws = models.JSONField()
+    events = models.JSONField()
+    overrides = models.JSONField(default=dict)
+    amendments = models.JSONField(default=list)
+    state_before = models.JSONField()
+    state_after = models.JSONField()
+    before_hash = models.CharField(max_length=64)
+    after_hash = models.CharField(max_length=64)
+    published = models.BooleanField(default=False)
+    superseded = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number", "id"]
+        constraints = [models.UniqueConstraint(
+            fields=["game", "number"], condition=Q(superseded=False), name="record_live_unique")]
+
+
+class Report(models.Model):
+    """A turn's narration for one audience: "" = public, a seat name, or "*" = the GM."""
+
+    record = models.ForeignKey(TurnRecord, on_delete=models.CASCADE, related_name="reports")
+    audience = models.CharField(max_length=40, blank=True)
+    markdown = models.TextField()
+    html = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["record", "audience"],
+                                               name="report_audience_unique")]
+
+
+class Post(models.Model):
+    """The game's thread: player and GM messages, and each turn's public report."""
+
+    class Kind(models.TextChoices):
+        MESSAGE = "message", "message"
+        REPORT = "report", "turn report"
+        GM = "gm", "GM notice"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="posts")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.SET_NULL)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MESSAGE)
+    turn_number = models.PositiveIntegerField(null=True, blank=True)
+    markdown = models.TextField()
+    html = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+
+class LogEntry(models.Model):
+    """The game's public log: every service and GM act, with what players may know of it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="game_log_entries")
+    action = models.CharField(max_length=40)
+    reason = models.TextField(blank=True)
+    public = models.TextField(blank=True, help_text="What players may read.")
+    private = models.JSONField(default=dict, blank=True, help_text="GM-only details.")
+    turn_number = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]

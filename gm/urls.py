@@ -1,0 +1,13 @@
+"""Top-level URLs: the stable external interface of ARCHITECTURE.md."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include("gm.api.urls")),
+    path("api/", include("gm.referee.api_urls")),
+    path("mail/", include("gm.mail.urls")),
+    path("", include("gm.referee.urls")),
+    path("", include("gm.web.urls")),
+]
