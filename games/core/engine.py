@@ -124,6 +124,13 @@ class Engine(ABC):
     def is_over(self, state: State) -> bool:
         return self.decision(state) is None
 
+    def board(self, view: dict[str, Any]) -> str | None:
+        """An SVG picture of a view (the game page shows it), or None for no picture.
+
+        Built from the view only, so it can never show more than the reader may see.
+        """
+        return None
+
     def result(self, state: State) -> dict[str, Any]:
         """When over: {"winners": [...], "summary": "..."} for the lobby and the log."""
         return {"winners": [], "summary": ""}

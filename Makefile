@@ -1,0 +1,42 @@
+# Everything bootstraps its own virtualenv in .venv from pyproject.toml.
+PY ?= python3
+VENV ?= .venv
+BIN = $(VENV)/bin
+STAMP = $(VENV)/.installed-stamp
+ADDR ?= 127.0.0.1:8000
+
+.PHONY: install run test lint migrate demo worker beat clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py demo
+
+# The embedded default: SQLite in ./var, tasks in-process, sweep beside the web server.
+run: demo
+	$(BIN)/python manage.py serve $(ADDR)
+
+lint: install
+	$(BIN)/ruff check .
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Production-style processes (need CELERY_BROKER_URL and usually DATABASE_URL).
+worker: install
+	$(BIN)/celery -A gm worker -l info -Q gm
+beat: install
+	$(BIN)/celery -A gm beat -l info
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,45 @@
+"""Seed demo users and a demo game so a newcomer sees a running game at once."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games.core import registry
+from gm.play import actions
+from gm.play.models import Game
+
+DEMO_PASSWORD = "demo-pass-123"
+DEMO_USERS = ["gm", "alice", "bob", "carol"]
+
+
+class Command(BaseCommand):
+    help = "Create demo users (password demo-pass-123) and a started demo game per ruleset."
+
+    def handle(self, *args, **opts):
+        User = get_user_model()
+        users = {}
+        for name in DEMO_USERS:
+            user, created = User.objects.get_or_create(
+                username=name, defaults={"email": f"{name}@example.org",
+                                         "is_staff": name == "gm", "is_superuser": name == "gm"})
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            users[name] = user
+        for engine in registry.engines().values():
+            title = f"Demo: {engine.title}"
+            if Game.objects.filter(title=title).exists():
+                continue
+            with transaction.atomic():
+                game = actions.create_game(users["gm"], ruleset=engine.name, title=title,
+                                           turn_hours=24)
+                for name in ["alice", "bob", "carol"][:max(engine.min_seats,
+                                                           min(2, engine.max_seats))]:
+                    actions.join_game(game, users[name])
+                actions.start_game(game, users["gm"])
+            self.stdout.write(f"created {title} (game {game.pk})")
+        self.stdout.write(self.style.SUCCESS(
+            f"Demo logins: {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD}); "
+            "gm is the GM and a site admin."))

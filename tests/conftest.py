@@ -1,0 +1,71 @@
+"""Shared fixtures. Service-backed tests skip cleanly unless their variables are set:
+
+* GM_TEST_SERVICES=1 with DATABASE_URL (PostgreSQL) and GM_TEST_BROKER_URL (Redis or
+  RabbitMQ): integration tests that start real Celery workers;
+* GM_TEST_BROWSER=1: Playwright page tests in Debian's chromium (/usr/bin/chromium).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+SERVICES = os.environ.get("GM_TEST_SERVICES") == "1"
+BROWSER = os.environ.get("GM_TEST_BROWSER") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "services" in item.keywords and not SERVICES:
+            item.add_marker(pytest.mark.skip(
+                reason="needs PostgreSQL + a broker + celery worker: set GM_TEST_SERVICES=1 "
+                       "(.ci/run does)"))
+        if "browser" in item.keywords and not BROWSER:
+            item.add_marker(pytest.mark.skip(
+                reason="needs Debian chromium + playwright: set GM_TEST_BROWSER=1 (.ci/run does)"))
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str, *, email: str | None = None, password: str = "pw-for-tests-1"):
+        return django_user_model.objects.create_user(
+            username=username, email=email or f"{username}@example.org", password=password)
+    return make
+
+
+@pytest.fixture
+def gm_user(make_user):
+    return make_user("gamemaster")
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(name) for name in ("alice", "bob", "carol", "dave")]
+
+
+@pytest.fixture
+def make_game(gm_user, players, django_capture_on_commit_callbacks):
+    """make_game(ruleset, n_players, **create_kwargs) -> started Game (tasks run on commit)."""
+    from gm.play import actions
+
+    def make(ruleset: str = "combat_dice", n: int = 2, *, start: bool = True,
+             entropy: bytes = b"\x01" * 32, **kwargs):
+        kwargs.setdefault("title", f"Test {ruleset}")
+        with django_capture_on_commit_callbacks(execute=True):
+            game = actions.create_game(gm_user, ruleset=ruleset, **kwargs)
+            for user in players[:n]:
+                actions.join_game(game, user)
+            if start:
+                game = actions.start_game(game, gm_user, entropy=entropy)
+        game.refresh_from_db()
+        return game
+    return make
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """`with on_commit(): ...` runs on-commit callbacks (eager tasks, signals) at the end."""
+    def ctx():
+        return django_capture_on_commit_callbacks(execute=True)
+    return ctx
