@@ -12,7 +12,7 @@ from typing import Any
 from games.core.canonical import clone
 from games.core.engine import Engine, Option
 from games.core.orders import Grammar, OrderSyntax, expect_int
-from games.core.types import Decision, Event, Orders, OrdersInvalid, OrderError
+from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
 
 def _add(tokens: list[str], ctx: Any) -> dict[str, Any]:
