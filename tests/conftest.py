@@ -15,6 +15,13 @@ SERVICES = os.environ.get("GM_TEST_SERVICES") == "1"
 BROWSER = os.environ.get("GM_TEST_BROWSER") == "1"
 
 
+def pytest_configure(config):
+    from django.conf import settings
+
+    # Fast password hashing: tests create many users and never need real hashes.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if "services" in item.keywords and not SERVICES:

@@ -166,7 +166,8 @@ class Grammar:
         head = tokens[0].upper()
         handler = self.keywords.get(head)
         if handler is None:
-            extra = ["IF"] + (["STANDING", "CANCEL"] if self.standing else [])
+            extra = (["IF"] if self.condition else []) + (
+                ["STANDING", "CANCEL"] if self.standing else [])
             raise OrderSyntax(f"unknown order {tokens[0]!r}",
                               suggest(tokens[0], list(self.keywords) + extra))
         order = handler(tokens[1:], ctx)

@@ -150,7 +150,7 @@ def reports(request: Request, pk: int) -> Response:
     return Response(actions.reports_for(_game(pk), request.user))
 
 
-@extend_schema(responses={200: ANY, 404: s.DetailSerializer})
+@extend_schema(responses={200: ANY, 404: s.DetailSerializer}, operation_id="games_report_one")
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def report(request: Request, pk: int, number: int) -> Response:
