@@ -1,0 +1,1 @@
+"""Warpspawn Combat Dice: two combatants, simultaneous combat rolls, one reroll choice."""

@@ -1,0 +1,439 @@
+"""The Combat Dice order language, built on the shared grammar (games.core.orders).
+
+Arming turn:   EQUIP <item>, <item>, <item>      SPECIALTY <die> <die> ...
+Every turn:    REROLL | KEEP | WIELD <weapon> | YIELD
+Shared:        IF <test> [AND <test>] THEN <order> [ELSE <order>],
+               STANDING <order>, CANCEL STANDING [n|ALL]
+
+Which orders fit which phase, and which names a condition may test, is checked here so
+that a player learns of a mistake when submitting, not when the turn resolves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from games.core.orders import Grammar, OrderSyntax, order_lines, suggest
+from games.core.types import OrderError, Orders, OrdersInvalid
+
+from . import catalog
+from .state import foe, usable_weapons
+
+MAX_ITEMS = 3
+
+# -- condition names -------------------------------------------------------------
+PRE_ROLL_NAMES = ("HP", "FOE_HP", "TURN")
+"""Known before the dice fall: the only names WIELD and YIELD conditions may test."""
+SCORE_NAMES = tuple(s.upper() for s in catalog.SCORES)
+POST_ROLL_NAMES = SCORE_NAMES + tuple(f"FOE_{s}" for s in SCORE_NAMES)
+CONDITION_NAMES = PRE_ROLL_NAMES + POST_ROLL_NAMES
+_NAME_ALIASES = {"INIT": "INITIATIVE", "DMG": "DAMAGE", "ARMOUR": "ARMOR",
+                 "MANOEUVRE": "MANEUVER", "ATK": "ATTACK", "HITPOINTS": "HP"}
+_TERM = re.compile(r"\s*([A-Za-z_][\w-]*|-?\d+)\s*(<=|>=|==|!=|<>|<|>|=)\s*"
+                   r"([A-Za-z_][\w-]*|-?\d+)\s*")
+
+PRE_ROLL_OPS = ("wield", "yield")
+ROLL_OPS = ("reroll", "keep")
+FIGHT_OPS = PRE_ROLL_OPS + ROLL_OPS
+ARM_OPS = ("equip", "specialty")
+
+
+def _name(token: str) -> str:
+    word = token.upper().replace("-", "_")
+    for prefix in ("FOE_", "ENEMY_", "OPPONENT_", "OPP_"):
+        if word.startswith(prefix):
+            rest = word[len(prefix):]
+            return "FOE_" + _NAME_ALIASES.get(rest, rest)
+    return _NAME_ALIASES.get(word, word)
+
+
+def _operand(token: str) -> int | str:
+    if re.fullmatch(r"-?\d+", token):
+        return int(token)
+    name = _name(token)
+    if name not in CONDITION_NAMES:
+        raise OrderSyntax(f"unknown condition name {token!r}", suggest(token, CONDITION_NAMES))
+    return name
+
+
+def parse_condition(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    """`ATTACK < 2`, `DAMAGE <= FOE_ARMOR`, `HP < 4 AND TURN > 1`: all must hold."""
+    text = " ".join(tokens)
+    terms = []
+    for part in re.split(r"\s+AND\s+", text, flags=re.IGNORECASE):
+        match = _TERM.fullmatch(part)
+        if not match:
+            raise OrderSyntax(f"cannot read condition {part!r}",
+                              "write a comparison such as ATTACK < 2 or DAMAGE <= FOE_ARMOR")
+        op = {"==": "=", "<>": "!="}.get(match.group(2), match.group(2))
+        terms.append({"left": _operand(match.group(1)), "op": op,
+                      "right": _operand(match.group(3))})
+    canon = " AND ".join(f"{t['left']} {t['op']} {t['right']}" for t in terms)
+    return {"test": "all", "terms": terms, "text": canon}
+
+
+def condition_names(cond: dict[str, Any]) -> set[str]:
+    return {v for t in cond["terms"] for v in (t["left"], t["right"]) if isinstance(v, str)}
+
+
+# -- keyword handlers ------------------------------------------------------------
+def _split_items(tokens: list[str]) -> list[str]:
+    """Items separated by commas, or by spaces when each word run names an item."""
+    chunks = [c.strip() for c in " ".join(tokens).split(",")]
+    names: list[str] = []
+    for chunk in chunks:
+        if not chunk:
+            continue
+        if catalog.find_item(chunk) or "," in " ".join(tokens):
+            names.append(chunk)
+            continue
+        names.extend(_greedy(chunk.split()))
+    return names
+
+
+def _greedy(words: list[str]) -> list[str]:
+    """Longest-match reading of `SWORD MEDIUM SHIELD LIGHT ARMOR` without commas."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            if catalog.find_item(" ".join(words[i:j])):
+                out.append(" ".join(words[i:j]))
+                i = j
+                break
+        else:
+            return out + [" ".join(words[i:])] if out else [" ".join(words)]
+    return out
+
+
+def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    if not tokens:
+        raise OrderSyntax("EQUIP needs the items you carry",
+                          "e.g. EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR")
+    chosen: list[catalog.Item] = []
+    for words in _split_items(tokens):
+        item = catalog.find_item(words)
+        if item is None:
+            raise OrderSyntax(f"unknown item {words!r}", catalog.item_hint(words))
+        chosen.append(item)
+    ids = [i.id for i in chosen]
+    for item_id, n in Counter(ids).items():
+        if n > 1:
+            raise OrderSyntax(f"{catalog.ALL_ITEMS[item_id].label} is listed twice",
+                              "each item can be carried once")
+    for kind in ("armor", "shield"):
+        worn = [i for i in chosen if i.kind == kind]
+        if len(worn) > 1:
+            what = "armours" if kind == "armor" else "shields"
+            raise OrderSyntax(f"two {what}: " + " and ".join(i.label for i in worn),
+                              f"carry at most one {'armour' if kind == 'armor' else 'shield'}")
+    for kind, stand_in in catalog.NONE.items():
+        if stand_in in chosen and any(i.kind == kind and not i.absent for i in chosen):
+            raise OrderSyntax(f"{stand_in.label} contradicts another item you listed",
+                              f"drop {stand_in.label} or the {kind}")
+    real = [i for i in chosen if not i.absent]
+    if len(real) > MAX_ITEMS:
+        raise OrderSyntax(f"too many items: {len(real)} listed, a combatant carries "
+                          f"at most {MAX_ITEMS}", "drop " + ", ".join(
+                              i.label for i in real[MAX_ITEMS:]))
+    return {"op": "equip", "items": [i.id for i in real]}
+
+
+def _specialty(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    """`SPECIALTY STRENGTH STRENGTH PROWESS` or `SPECIALTY 2 STRENGTH, PROWESS`."""
+    dice: list[str] = []
+    count = 1
+    for token in " ".join(tokens).replace(",", " ").split():
+        multiple = re.fullmatch(r"(\d+)[xX]?|[xX](\d+)", token)
+        if multiple:
+            count = int(multiple.group(1) or multiple.group(2))
+            if not 1 <= count <= 6:
+                raise OrderSyntax(f"{count} dice of one kind is more than anyone has",
+                                  "an advanced combatant has 1 to 6 specialty dice")
+            continue
+        word = token.upper()
+        if word == "ARMOUR":
+            word = "ARMOR"
+        if word.lower() not in catalog.SPECIALTY:
+            raise OrderSyntax(f"unknown specialty die {token!r}",
+                              suggest(token, [d.upper() for d in catalog.SPECIALTY]))
+        dice.extend([word.lower()] * count)
+        count = 1
+    if not dice:
+        raise OrderSyntax("SPECIALTY needs the dice you take",
+                          "e.g. SPECIALTY STRENGTH PROWESS EVASION")
+    return {"op": "specialty", "dice": sorted(dice, key=catalog.SPECIALTY_ORDER.index)}
+
+
+def _wield(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    if not tokens:
+        raise OrderSyntax("WIELD needs a weapon", "e.g. WIELD SWORD or WIELD NET")
+    words = " ".join(tokens)
+    item = catalog.find_item(words)
+    if item is None or item.kind != "weapon":
+        weapons = [i for i in catalog.ALL_ITEMS.values() if i.kind == "weapon"]
+        raise OrderSyntax(f"{words!r} is not a weapon",
+                          suggest(words, [w.label for w in weapons]))
+    return {"op": "wield", "weapon": item.id}
+
+
+def _bare(op: str):
+    def handler(tokens: list[str], ctx: Any) -> dict[str, Any]:
+        if tokens:
+            raise OrderSyntax(f"{op.upper()} takes nothing after it",
+                              f"write just {op.upper()}")
+        return {"op": op}
+    return handler
+
+
+def render_order(order: dict[str, Any]) -> str:
+    op = order["op"]
+    if op == "equip":
+        return "EQUIP " + ", ".join(catalog.ITEMS[i].label for i in order["items"])
+    if op == "specialty":
+        return "SPECIALTY " + " ".join(d.upper() for d in order["dice"])
+    if op == "wield":
+        return "WIELD " + catalog.ALL_ITEMS[order["weapon"]].label
+    return op.upper()
+
+
+GRAMMAR = Grammar({"EQUIP": _equip, "SPECIALTY": _specialty, "WIELD": _wield,
+                   "REROLL": _bare("reroll"), "KEEP": _bare("keep"), "YIELD": _bare("yield")},
+                  condition=parse_condition, render=render_order)
+
+
+# -- whole-submission checks -------------------------------------------------------
+def _ops(item: dict[str, Any]) -> list[str]:
+    if "order" in item:
+        return [item["order"]["op"]]
+    if "if" in item:
+        return [o["op"] for o in (item["then"], item.get("else")) if o]
+    return []
+
+
+def _check_line(item: dict[str, Any], phase: str) -> None:
+    """Raise OrderSyntax when a well-formed line does not fit the phase."""
+    if "cancel" in item:
+        if phase == "reroll":
+            raise OrderSyntax("standing orders cannot be changed in a reroll choice",
+                              "answer REROLL or KEEP")
+        return
+    ops = _ops(item)
+    if "if" in item:
+        if any(op in ARM_OPS for op in ops):
+            raise OrderSyntax("equipment and specialty dice cannot be conditional")
+        if any(op in PRE_ROLL_OPS for op in ops):
+            late = sorted(condition_names(item["if"]) - set(PRE_ROLL_NAMES))
+            if late:
+                raise OrderSyntax(f"WIELD and YIELD are settled before the dice fall, so "
+                                  f"they cannot test {', '.join(late)}",
+                                  "test only HP, FOE_HP or TURN")
+    if phase == "arm":
+        if any(op in ARM_OPS for op in ops) and item.get("standing"):
+            raise OrderSyntax("equipment and specialty dice are chosen once; STANDING "
+                              "makes no sense here")
+        if any(op in FIGHT_OPS for op in ops) and not item.get("standing"):
+            raise OrderSyntax("this is the arming turn: orders for the fight can only be "
+                              "given now as STANDING orders",
+                              "e.g. STANDING IF ATTACK < 2 THEN REROLL")
+    elif phase == "fight":
+        if any(op in ARM_OPS for op in ops):
+            raise OrderSyntax("equipment and specialty dice were chosen before the fight")
+    elif phase == "reroll" and ("if" in item or item.get("standing")
+                                or ops[0] not in ROLL_OPS):
+        raise OrderSyntax("the paused turn needs one answer: REROLL or KEEP",
+                          "the roll is on the table, so no condition is needed")
+
+
+def _whole(state: dict[str, Any], seat: str, items: list[tuple[int, dict[str, Any]]]
+           ) -> list[OrderError]:
+    """Checks across lines: duplicates, missing arming orders, weapon availability."""
+    errors: list[OrderError] = []
+    phase = state["phase"]
+    fighter = state["fighters"][seat]
+    seen: dict[tuple[str, bool], int] = {}
+    for number, item in items:
+        if "order" not in item:
+            continue
+        op = item["order"]["op"]
+        group = "roll" if op in ROLL_OPS else op
+        key = (group, bool(item.get("standing")))
+        if key in seen and op != "yield":
+            errors.append(OrderError(number, f"a second unconditional {op.upper()} "
+                                     f"(the first is on line {seen[key]})",
+                                     "keep one, or make one of them conditional"))
+        seen.setdefault(key, number)
+    if phase == "arm":
+        equip = [it["order"] for _, it in items if "order" in it
+                 and it["order"]["op"] == "equip"]
+        special = [it["order"] for _, it in items if "order" in it
+                   and it["order"]["op"] == "specialty"]
+        if not equip:
+            errors.append(OrderError(0, "say what you carry with an EQUIP order",
+                                     "e.g. EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR"))
+        count = fighter["specialty_count"]
+        if count and not special:
+            errors.append(OrderError(0, f"choose your {count} specialty "
+                                     f"{'die' if count == 1 else 'dice'} with SPECIALTY",
+                                     "e.g. SPECIALTY " + " ".join(
+                                         d.upper() for d in _spread(count))))
+        for number, it in items:
+            if "order" in it and it["order"]["op"] == "specialty":
+                got = len(it["order"]["dice"])
+                if not count:
+                    errors.append(OrderError(number, "a basic combatant has no specialty "
+                                             "dice", "leave out the SPECIALTY line"))
+                elif got != count:
+                    errors.append(OrderError(number, f"{got} specialty dice chosen but you "
+                                             f"rolled {count}",
+                                             f"name exactly {count}"))
+        carried_ids = set(equip[0]["items"]) if equip else set()
+        next_turn = 1
+    else:
+        carried_ids = set(fighter["items"])
+        next_turn = state["turn"] + (0 if phase == "reroll" else 1)
+    for number, it in items:
+        for order in ([it["order"]] if "order" in it else
+                      [o for o in (it.get("then"), it.get("else")) if o]):
+            if order["op"] != "wield" or order["weapon"] == "unarmed":
+                continue
+            weapon = catalog.ITEMS[order["weapon"]]
+            if weapon.id not in carried_ids:
+                errors.append(OrderError(number, f"you do not carry a {weapon.label}",
+                                         "wield something you listed in EQUIP, or UNARMED"))
+            elif weapon.ranged and next_turn > 1 and not it.get("standing"):
+                errors.append(OrderError(number, f"the {weapon.label} serves only in the "
+                                         "opening exchange", "wield a melee weapon"))
+    if phase == "reroll" and len(items) != 1:
+        errors.append(OrderError(0, "the paused turn needs exactly one answer: REROLL or KEEP"))
+    return errors
+
+
+def _spread(count: int) -> list[str]:
+    """A balanced pick of `count` specialty dice: the default for a missed deadline."""
+    order = ("prowess", "evasion", "strength", "armor", "initiative", "maneuver")
+    return sorted((order[i % len(order)] for i in range(count)),
+                  key=catalog.SPECIALTY_ORDER.index)
+
+
+def parse(state: dict[str, Any], seat: str, text: str) -> Orders:
+    """Every line parsed and checked; OrdersInvalid lists every problem at once."""
+    items: list[tuple[int, dict[str, Any]]] = []
+    errors: list[OrderError] = []
+    for line in order_lines(text):
+        try:
+            item = GRAMMAR.parse_line(line.text, (state, seat))
+            _check_line(item, state["phase"])
+            items.append((line.number, item))
+        except OrderSyntax as exc:
+            errors.append(OrderError(line.number, exc.message, exc.hint))
+    errors.extend(_whole(state, seat, items))
+    accepted = [GRAMMAR.render(i) for _, i in items]
+    if errors:
+        raise OrdersInvalid(sorted(errors, key=lambda e: e.line), accepted)
+    return Orders(seat, [i for _, i in items], "\n".join(accepted))
+
+
+def default(state: dict[str, Any], seat: str) -> Orders:
+    """A missed deadline: the standard kit when arming, otherwise just standing orders."""
+    fighter = state["fighters"][seat]
+    if state["phase"] == "arm":
+        items: list[dict[str, Any]] = [
+            {"order": {"op": "equip", "items": list(catalog.STANDARD_KIT)}}]
+        if fighter["specialty_count"]:
+            items.append({"order": {"op": "specialty",
+                                    "dice": _spread(fighter["specialty_count"])}})
+    elif state["phase"] == "reroll":
+        items = [{"order": {"op": "keep"}}]
+    else:
+        items = []
+    return Orders(seat, items, "\n".join(GRAMMAR.render(i) for i in items), default=True)
+
+
+# -- evaluation inside resolve --------------------------------------------------
+def condition_values(state: dict[str, Any], seat: str,
+                     scores: dict[str, dict[str, int]] | None) -> dict[str, int]:
+    """The numbers a condition may test, from `seat`'s side of the table."""
+    other = foe(state, seat)
+    values = {"HP": state["fighters"][seat]["hp"], "FOE_HP": state["fighters"][other]["hp"],
+              "TURN": state["turn"]}
+    if scores is not None:
+        for score in catalog.SCORES:
+            values[score.upper()] = scores[seat][score]
+            values["FOE_" + score.upper()] = scores[other][score]
+    return values
+
+
+def holds(cond: dict[str, Any], values: dict[str, int]) -> bool:
+    from games.core.orders import compare
+
+    def value(v: int | str) -> int:
+        return v if isinstance(v, int) else values[v]
+
+    return all(compare(t["op"], value(t["left"]), value(t["right"])) for t in cond["terms"])
+
+
+def first_order(items: list[dict[str, Any]], ops: tuple[str, ...], values: dict[str, int],
+                accept: Any = None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The first item (turn orders before standing ones) that yields one of `ops`.
+
+    Returns (order, item). `accept` may veto an order (e.g. a standing WIELD BOW after
+    the opening exchange), letting a later item decide.
+    """
+    for item in items:
+        if "order" in item:
+            order = item["order"]
+        elif "if" in item:
+            if not any(op in ops for op in _ops(item)):
+                continue  # not about this decision (and may test names not known yet)
+            order = item["then"] if holds(item["if"], values) else item.get("else")
+        else:
+            continue
+        if order and order["op"] in ops and (accept is None or accept(order)):
+            return order, item
+    return None, None
+
+
+def weapon_ok(fighter: dict[str, Any], turn: int):
+    usable = {w.id for w in usable_weapons(fighter, turn)} | {"unarmed"}
+    return lambda order: order["weapon"] in usable
+
+
+def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
+    """What the order form shows this seat now (never another seat's secrets)."""
+    phase = state["phase"]
+    fighter = state["fighters"][seat]
+    if phase == "arm":
+        items = [i.describe() for i in catalog.ITEMS.values()]
+        return {
+            "title": "Arm your combatant",
+            "help": ("List up to three items (at most one armour and one shield) with EQUIP. "
+                     "Advanced combatants also name their specialty dice with SPECIALTY, as "
+                     "many as their roll gave them (see your view). STANDING orders for the "
+                     "fight may follow."),
+            "choices": ["EQUIP " + i.label for i in catalog.ITEMS.values()] +
+                       ["SPECIALTY " + d.upper() for d in catalog.SPECIALTY] +
+                       ["STANDING IF ATTACK < 2 THEN REROLL"],
+            "items": items,
+            "example": "EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR",
+        }
+    if phase == "reroll":
+        return {"title": "Reroll or keep?",
+                "help": "You won the initiative with the better maneuver: you may throw your "
+                        "dice again. Only attack, dodge, damage and armour change.",
+                "choices": ["REROLL", "KEEP"], "example": "REROLL"}
+    turn = state["turn"] + 1
+    weapons = [w.label for w in usable_weapons(fighter, turn)] + ["UNARMED"]
+    return {
+        "title": f"Orders for combat turn {turn}",
+        "help": ("If you win the initiative with a higher maneuver score you may reroll: say "
+                 "when with REROLL, KEEP or a condition on your scores (ATTACK, DODGE, DAMAGE, "
+                 "ARMOR, INITIATIVE, MANEUVER and FOE_ versions). WIELD picks the weapon; "
+                 "YIELD concedes. Prefix STANDING to keep an order every turn."),
+        "choices": ["REROLL", "KEEP", "IF ATTACK < 2 THEN REROLL",
+                    "IF DAMAGE <= FOE_ARMOR THEN REROLL", "YIELD",
+                    *(f"WIELD {w}" for w in weapons), "CANCEL STANDING"],
+        "example": "IF ATTACK <= FOE_DODGE THEN REROLL ELSE KEEP",
+    }
