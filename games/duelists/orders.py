@@ -1,0 +1,362 @@
+"""The Duelists order language.
+
+    CHAMPION Nathrax                      pick a champion (setup)
+    QUEUE Lunge, Armor, Quick Stab        the first three queue cards, left to right (setup)
+    PLAN Quick Stab                       attacker: the card placed face down on the right
+    SET 3                                 attacker: the die for the next attack, in order
+    IF DEFEND LEFT THEN SET 3 ELSE SET 1  ... decided by the defender's choice
+    IF GUESSES < 2 THEN SET 4 ELSE SET 2  ... or by how many guesses the defender gets
+    DEFEND SECOND GUESS 2 4               defender: the card that defends and the guesses
+    ABSORB HAND Armor, Armor              defender: hand cards to exhaust for damage first
+    ABSORB FROM DECK                      ... or take it all from the top of the deck
+    IF DAMAGE > 3 THEN ABSORB HAND Armor ELSE ABSORB FROM DECK
+    EXHAUST ARMOR 2 | EXHAUST ARMOR ALL   exhaust armor from the hand, drawing one each
+    STANDING ABSORB FROM DECK             kept until CANCEL STANDING (SET, DEFEND, ABSORB)
+
+Several SET lines (or DEFEND, ABSORB lines) apply to successive attacks and hits of a
+double attack. Anything a turn needs that the orders leave open is asked for next.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.orders import (
+    Grammar,
+    OrderSyntax,
+    compare,
+    expect_int,
+    expect_word,
+    order_lines,
+    parse_comparison,
+    suggest,
+)
+from games.core.types import OrderError, Orders, OrdersInvalid
+
+from . import cards
+from .state import State, other, player, role
+
+POSITIONS = ("LEFT", "SECOND")
+ROLE_OPS = {"attacker": {"plan", "set", "exhaust"},
+            "defender": {"defend", "absorb", "exhaust"}}
+STANDING_OPS = {"set", "defend", "absorb"}
+ASK_HELP = {
+    "plan": "PLAN <card from your hand>",
+    "set": "SET <number in the attack's range> (may be IF DEFEND LEFT THEN ... ELSE ...)",
+    "defend": "DEFEND LEFT|SECOND GUESS <numbers>",
+    "absorb": "ABSORB HAND <cards> or ABSORB FROM DECK",
+}
+
+
+class Ctx:
+    """What a parse needs to know: the state and the seat writing."""
+
+    def __init__(self, state: State, seat: str) -> None:
+        self.state = state
+        self.seat = seat
+        champ = player(state, seat)["champion"]
+        self.card_names = cards.champions()[champ].names() if champ else []
+
+
+def _card_list(tokens: list[str], ctx: Ctx, what: str) -> list[str]:
+    text = " ".join(tokens)
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        found = cards.match_name(part, ctx.card_names)
+        if found is None:
+            raise OrderSyntax(f"no card called {part!r} in your deck",
+                              suggest(part, ctx.card_names) if ctx.card_names else "")
+        out.append(found)
+    if not out:
+        raise OrderSyntax(f"{what} needs card names", "separate several cards with commas")
+    return out
+
+
+def _champion(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if len(tokens) != 1:
+        raise OrderSyntax("CHAMPION takes one name", "e.g. CHAMPION Harys")
+    key = expect_word(tokens[0], [c.name for c in cards.champions().values()], "champion")
+    return {"name": key.lower()}
+
+
+def _queue(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    return {"cards": _card_list(tokens, ctx, "QUEUE")}
+
+
+def _plan(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    found = _card_list(tokens, ctx, "PLAN")
+    if len(found) != 1:
+        raise OrderSyntax("PLAN takes one card")
+    return {"card": found[0]}
+
+
+def _set(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if len(tokens) != 1:
+        raise OrderSyntax("SET takes one number", "e.g. SET 3")
+    return {"value": expect_int(tokens[0], "the die", 1, cards.DIE_SIDES)}
+
+
+def _defend(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if not tokens:
+        raise OrderSyntax("DEFEND needs LEFT or SECOND", "e.g. DEFEND SECOND GUESS 2 4")
+    pos = expect_word(tokens[0], POSITIONS, "position")
+    rest = " ".join(tokens[1:]).replace(",", " ").split()
+    guesses: list[int] = []
+    if rest:
+        if rest[0].upper() != "GUESS":
+            raise OrderSyntax(f"expected GUESS after DEFEND {pos}", "e.g. DEFEND LEFT GUESS 1 3")
+        for tok in rest[1:]:
+            value = expect_int(tok, "a guess", 1, cards.DIE_SIDES)
+            if value in guesses:
+                raise OrderSyntax(f"{value} is guessed twice")
+            guesses.append(value)
+    return {"pos": pos, "guesses": guesses}
+
+
+def _absorb(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    words = [t.upper() for t in tokens]
+    if words in (["DECK"], ["FROM", "DECK"]):
+        return {"from": "deck", "cards": []}
+    if words and words[0] == "HAND":
+        return {"from": "hand", "cards": _card_list(tokens[1:], ctx, "ABSORB HAND")}
+    raise OrderSyntax("ABSORB reads ABSORB HAND <cards> or ABSORB FROM DECK")
+
+
+def _exhaust(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if not tokens or tokens[0].upper() != "ARMOR" or len(tokens) > 2:
+        raise OrderSyntax("EXHAUST reads EXHAUST ARMOR <count> or EXHAUST ARMOR ALL")
+    if len(tokens) == 1 or tokens[1].upper() == "ALL":
+        return {"count": -1}
+    return {"count": expect_int(tokens[1], "the number of armor cards", 1, 10)}
+
+
+def _condition(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if tokens and tokens[0].upper() == "DEFEND":
+        if len(tokens) != 2:
+            raise OrderSyntax("the condition reads DEFEND LEFT or DEFEND SECOND")
+        pos = expect_word(tokens[1], POSITIONS, "position")
+        return {"test": "defend", "pos": pos, "text": f"DEFEND {pos}"}
+    return parse_comparison(tokens, ["GUESSES", "DAMAGE"])
+
+
+def render(order: dict[str, Any]) -> str:
+    op = order["op"]
+    if op == "champion":
+        return f"CHAMPION {cards.champions()[order['name']].name}"
+    if op == "queue":
+        return "QUEUE " + ", ".join(order["cards"])
+    if op == "plan":
+        return f"PLAN {order['card']}"
+    if op == "set":
+        return f"SET {order['value']}"
+    if op == "defend":
+        text = f"DEFEND {order['pos']}"
+        return text + (" GUESS " + " ".join(map(str, order["guesses"])) if order["guesses"]
+                       else "")
+    if op == "absorb":
+        return ("ABSORB FROM DECK" if order["from"] == "deck"
+                else "ABSORB HAND " + ", ".join(order["cards"]))
+    if op == "exhaust":
+        return "EXHAUST ARMOR " + ("ALL" if order["count"] < 0 else str(order["count"]))
+    raise ValueError(op)
+
+
+GRAMMAR = Grammar({"CHAMPION": _champion, "QUEUE": _queue, "PLAN": _plan, "SET": _set,
+                   "DEFEND": _defend, "ABSORB": _absorb, "EXHAUST": _exhaust},
+                  condition=_condition, render=render)
+
+
+def item_op(item: dict[str, Any]) -> str | None:
+    if "order" in item:
+        return item["order"]["op"]
+    if "if" in item:
+        return item["then"]["op"]
+    return None
+
+
+def item_orders(item: dict[str, Any]) -> list[dict[str, Any]]:
+    if "order" in item:
+        return [item["order"]]
+    if "if" in item:
+        return [o for o in (item["then"], item.get("else")) if o]
+    return []
+
+
+# -- what is still open in the turn, for validation and prompts ------------------------
+def open_sets(state: State) -> list[dict[str, Any]]:
+    """Attacks whose die is still to be set, in order."""
+    turn = state["turn"]
+    start = turn["index"]
+    cur = turn.get("cur")
+    if cur and cur.get("die") is not None:
+        start += 1
+    return turn["attacks"][start:]
+
+
+def open_defends(state: State) -> list[dict[str, Any]]:
+    turn = state["turn"]
+    start = turn["index"] + (1 if turn.get("cur") else 0)
+    return turn["attacks"][start:]
+
+
+def plan_open(state: State) -> bool:
+    turn = state["turn"]
+    return bool(turn) and not turn["first"] and not turn["planned"]
+
+
+def left_locked(state: State, seat: str) -> bool:
+    queue = player(state, seat)["queue"]
+    return bool(queue) and queue[0]["defended"]
+
+
+def test_condition(cond: dict[str, Any], facts: dict[str, int | str]) -> bool:
+    if cond["test"] == "defend":
+        return facts.get("pos") == cond["pos"]
+    value = facts.get(cond["name"].lower())
+    return isinstance(value, int) and compare(cond["op"], value, cond["value"])
+
+
+def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+    """Rule checks the grammar cannot make: (item index, message, hint) per problem."""
+    problems: list[tuple[int, str, str]] = []
+    stage = state["stage"]
+    owed = state["awaiting"].get(seat)
+    hand = cards_in_hand(state, seat)
+    seen: dict[str, int] = {}
+    armor_for_plan = 0
+    for i, item in enumerate(items):
+        if "cancel" in item:
+            if stage not in ("turn",) and owed not in ("plan", "set", "defend", "absorb"):
+                problems.append((i, "standing orders start once the duel is under way", ""))
+            continue
+        op = item_op(item)
+        standing = bool(item.get("standing"))
+        if "if" in item:
+            cond = item["if"]
+            needs = "absorb" if cond.get("name") == "DAMAGE" else "set"
+            if op != needs or any(o["op"] != needs for o in item_orders(item)):
+                problems.append((i, f"the condition {cond.get('text') or cond['name']} "
+                                    f"only decides {needs.upper()} orders", ""))
+                continue
+        if stage == "pick":
+            if op != "champion" or standing:
+                problems.append((i, "now is the time to pick a champion", "CHAMPION <name>"))
+            elif item["order"]["name"] not in available_champions(state):
+                problems.append((i, "that champion is already taken",
+                                 "choose from " + ", ".join(available_champions(state))))
+            seen[op] = seen.get(op, 0) + 1
+            continue
+        if stage == "queue":
+            if op != "queue" or standing:
+                problems.append((i, "now is the time to queue three cards",
+                                 "QUEUE <card>, <card>, <card>"))
+                continue
+            chosen = item["order"]["cards"]
+            if len(chosen) != 3:
+                problems.append((i, f"QUEUE takes exactly three cards, not {len(chosen)}", ""))
+            elif not _fits(chosen, hand):
+                problems.append((i, "those cards are not all in your hand",
+                                 "your hand: " + ", ".join(hand)))
+            seen[op] = seen.get(op, 0) + 1
+            continue
+        # the duel proper
+        if standing:
+            if op not in STANDING_OPS:
+                problems.append((i, f"{op.upper()} cannot be a standing order",
+                                 "only SET, DEFEND and ABSORB can stand"))
+            continue
+        my_role = role(state, seat)
+        if my_role is None or op not in ROLE_OPS[my_role]:
+            problems.append((i, f"{op.upper()} is not yours to give while you are the "
+                                f"{my_role or 'nobody'}", ""))
+            continue
+        seen[op] = seen.get(op, 0) + 1
+        if op == "plan":
+            if not plan_open(state):
+                problems.append((i, "there is no card to plan now", ""))
+            elif seen[op] > 1:
+                problems.append((i, "only one PLAN per turn", ""))
+            elif item["order"]["card"] not in hand:
+                problems.append((i, f"{item['order']['card']} is not in your hand",
+                                 "your hand: " + ", ".join(hand)))
+            elif item["order"]["card"] == cards.ARMOR:
+                armor_for_plan = 1
+        elif op == "set":
+            attacks = open_sets(state)
+            if seen[op] > len(attacks):
+                problems.append((i, f"only {len(attacks)} attack(s) still need a die", ""))
+                continue
+            attack = attacks[seen[op] - 1]
+            for order in item_orders(item):
+                if not attack["lo"] <= order["value"] <= attack["hi"]:
+                    problems.append((i, f"SET {order['value']} is outside this attack's "
+                                        f"range {attack['lo']}-{attack['hi']}",
+                                     f"use {attack['lo']}..{attack['hi']}"))
+        elif op == "defend":
+            if seen[op] > len(open_defends(state)):
+                problems.append((i, f"only {len(open_defends(state))} attack(s) still need"
+                                    " a defence", ""))
+            elif item["order"]["pos"] == "LEFT" and left_locked(state, seat):
+                problems.append((i, "your left-most card already carries the Defended! "
+                                    "token", "defend SECOND"))
+        elif op == "absorb":
+            if seen[op] > len(state["turn"]["attacks"]) - state["turn"]["index"]:
+                problems.append((i, "more ABSORB orders than attacks this turn", ""))
+        elif op == "exhaust":
+            armor = sum(1 for c in hand if c == cards.ARMOR)
+            if seen[op] > 1:
+                problems.append((i, "only one EXHAUST ARMOR per turn", ""))
+            elif item["order"]["count"] > armor - armor_for_plan:
+                problems.append((i, f"you hold only {armor} armor card(s)", ""))
+    if stage == "pick" and not seen.get("champion"):
+        problems.append((-1, "pick a champion", "CHAMPION <name>"))
+    if stage == "pick" and seen.get("champion", 0) > 1:
+        problems.append((-1, "pick only one champion", ""))
+    if stage == "queue" and seen.get("queue", 0) != 1:
+        problems.append((-1, "give exactly one QUEUE order", "QUEUE <card>, <card>, <card>"))
+    if owed in ASK_HELP and not any(item_op(it) == owed for it in items):
+        problems.append((-1, f"this decision needs a {owed.upper()} order", ASK_HELP[owed]))
+    return problems
+
+
+def _fits(chosen: list[str], hand: list[str]) -> bool:
+    pool = list(hand)
+    for name in chosen:
+        if name not in pool:
+            return False
+        pool.remove(name)
+    return True
+
+
+def cards_in_hand(state: State, seat: str) -> list[str]:
+    return [cards.name(c) for c in player(state, seat)["hand"]]
+
+
+def available_champions(state: State) -> list[str]:
+    taken = {p["champion"] for p in state["players"].values()}
+    return [k for k in cards.CHAMPION_ORDER if k not in taken]
+
+
+def parse(state: State, seat: str, text: str) -> Orders:
+    if seat not in state["awaiting"]:
+        raise OrdersInvalid([OrderError(0, f"{seat} owes no orders now")])
+    items, lines = GRAMMAR.parse(text, Ctx(state, seat))
+    problems = _check(state, seat, items)
+    if problems:
+        numbers = [line.number for line in order_lines(text)]
+        raise OrdersInvalid([OrderError(numbers[i] if i >= 0 else 0, msg, hint)
+                             for i, msg, hint in problems], lines)
+    return Orders(seat, items, "\n".join(lines))
+
+
+def make(state: State, seat: str, lines: list[str], *, default: bool = False) -> Orders:
+    """Orders from canonical lines (used by defaults and bots); they must parse."""
+    orders = parse(state, seat, "\n".join(lines))
+    return Orders(seat, orders.items, orders.text, default)
+
+
+__all__ = ["GRAMMAR", "Ctx", "available_champions", "cards_in_hand", "item_op", "make",
+           "open_defends", "open_sets", "other", "parse", "render", "test_condition"]
