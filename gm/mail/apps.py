@@ -4,3 +4,18 @@ from django.apps import AppConfig
 class MailConfig(AppConfig):
     name = "gm.mail"
     label = "gm_mail"
+    verbose_name = "Play by email"
+
+    def ready(self) -> None:
+        from anymail.signals import inbound as anymail_inbound
+
+        from gm.play import signals
+
+        from . import notices, webhooks
+
+        signals.turn_opened.connect(notices.on_turn_opened, dispatch_uid="gm_mail_turn_opened")
+        signals.turn_published.connect(notices.on_turn_published,
+                                       dispatch_uid="gm_mail_turn_published")
+        signals.game_finished.connect(notices.on_game_finished,
+                                      dispatch_uid="gm_mail_game_finished")
+        anymail_inbound.connect(webhooks.on_inbound, dispatch_uid="gm_mail_inbound")

@@ -1,0 +1,201 @@
+"""The one inbound pipeline: raw MIME bytes in, orders submitted and a reply queued.
+
+Every path (SMTP listener, IMAP poll, MTA pipe, provider webhooks) calls `process`.
+
+1. parse; record the message under its Message-ID (or the SHA-256 of its bytes) in its
+   own committed row, so a redelivery finds it;
+2. in one transaction, under that row's lock: if it already has an outcome it is a
+   duplicate and nothing happens; otherwise drop loop mail silently, route to the seat
+   (plus-address token or SIGNON line), check the sender, take the text, strip quotes
+   and signature, and submit through `gm.play.actions.submit_orders` (source "email",
+   the same action as the web form);
+3. the outcome, the submission and the reply (an outbox row, sent after commit) are
+   committed together. A crash anywhere in 2-3 rolls back to "received" and the next
+   delivery of the same message does the work once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.core.orders import order_lines
+from games.core.types import OrdersInvalid
+from gm.play import actions
+from gm.play.errors import ActionError, LateOrders
+from gm.play.models import Game, Seat, Submission
+
+from . import mime, replies
+from .bodytext import strip_reply
+from .models import InboundMessage, Outcome
+from .routing import RouteError, route, sender_allowed
+
+
+def max_bytes() -> int:
+    return int(getattr(settings, "GM_MAIL_MAX_BYTES", 256 * 1024))
+
+
+@dataclass
+class Result:
+    outcome: str
+    message_id: str
+    inbound_id: int | None = None
+    duplicate: bool = False
+    submission_id: int | None = None
+    reply_id: int | None = None
+    detail: str = ""
+
+
+class Timer:
+    """Accumulates seconds per pipeline step (for bench/inbound.py); free when unused."""
+
+    def __init__(self, sink: dict[str, float] | None) -> None:
+        self.sink = sink
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        if self.sink is None:
+            yield
+            return
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.sink[name] = self.sink.get(name, 0.0) + time.perf_counter() - start
+
+
+@dataclass
+class _Verdict:
+    outcome: str
+    detail: str = ""
+    seat: Seat | None = None
+    submission: Submission | None = None
+    context: dict[str, Any] = field(default_factory=dict)
+    reply: bool = True
+
+
+def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str = "pipe",
+            timings: dict[str, float] | None = None) -> Result:
+    """Run one raw message through the pipeline; safe to call again with the same bytes."""
+    timer = Timer(timings)
+    with timer("parse"):
+        mail = mime.parse(raw, envelope, max_bytes=max_bytes())
+    with timer("store"):
+        row = _record(mail, raw, transport)
+    if row.done:
+        return Result(row.outcome, mail.message_id, row.pk, duplicate=True)
+    with transaction.atomic():
+        row = InboundMessage.objects.select_for_update().get(pk=row.pk)
+        if row.done:
+            return Result(row.outcome, mail.message_id, row.pk, duplicate=True)
+        verdict = _decide(mail, envelope, timer)
+        with timer("reply"):
+            reply, suppressed = (None, "loop mail") if not verdict.reply else \
+                replies.queue_reply(row, mail, verdict.outcome, verdict.seat,
+                                    verdict.context)
+        with timer("store"):
+            row.outcome = verdict.outcome
+            row.detail = verdict.detail[:4000]
+            row.seat = verdict.seat
+            row.submission = verdict.submission
+            row.reply_suppressed = suppressed
+            row.processed = timezone.now()
+            row.save(update_fields=["outcome", "detail", "seat", "submission",
+                                    "reply_suppressed", "processed"])
+    return Result(verdict.outcome, mail.message_id, row.pk,
+                  submission_id=verdict.submission.pk if verdict.submission else None,
+                  reply_id=reply.pk if reply else None, detail=verdict.detail)
+
+
+def _record(mail: mime.Mail, raw: bytes, transport: str) -> InboundMessage:
+    """The received row, committed on its own before any processing."""
+    with transaction.atomic():
+        row, _created = InboundMessage.objects.get_or_create(
+            message_id=mail.message_id,
+            defaults={"sha256": mail.sha256, "transport": transport, "sender": mail.sender,
+                      "recipients": mail.recipients[:20], "subject": mail.subject,
+                      "size": mail.size, "raw": raw[:max_bytes()]})
+    return row
+
+
+def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _Verdict:
+    with timer("authenticate"):
+        loop = mime.loop_reason(mail, envelope)
+        if loop:
+            return _Verdict(Outcome.LOOP, loop, reply=False)
+        if mail.headers_only:
+            return _too_large(mail)
+    with timer("strip"):
+        text: str | None = None
+        body_error: _Verdict | None = None
+        try:
+            text, _kind = mime.body_text(mail)
+        except mime.NoText as exc:
+            body_error = _Verdict(Outcome.NO_TEXT, str(exc))
+        except mime.Undecodable as exc:
+            body_error = _Verdict(Outcome.UNDECODABLE, str(exc))
+    with timer("authenticate"):
+        try:
+            found = route(mail.recipients, text)
+        except RouteError as exc:
+            return _Verdict(exc.outcome, exc.message, context={"message": exc.message})
+        seat = found.seat
+        if not sender_allowed(seat, mail.sender):
+            return _Verdict(Outcome.WRONG_SENDER, f"{mail.sender} may not order for {seat}",
+                            context={"sender": mail.sender})
+        game = seat.game
+        if game.status == Game.Status.FINISHED:
+            return _Verdict(Outcome.FINISHED, "game over", seat,
+                            context={"result": game.result or {}})
+        if body_error is not None:
+            body_error.seat = seat
+            return body_error
+    with timer("strip"):
+        stripped = strip_reply(found.text)
+        if not order_lines(stripped.orders):
+            return _Verdict(Outcome.EMPTY, "no orders in the text", seat,
+                            context={"rest": stripped.rest})
+    with timer("validate"):
+        try:
+            sub = actions.submit_orders(game, seat, stripped.orders,
+                                        source=Submission.Source.EMAIL, author=seat.user)
+        except OrdersInvalid as exc:
+            lines = stripped.orders.split("\n")
+            errors = [{"line": e.line, "message": e.message, "hint": e.hint,
+                       "text": lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""}
+                      for e in exc.errors]
+            return _Verdict(Outcome.INVALID, str(exc), seat, context={
+                "errors": errors, "accepted": exc.accepted, "rest": stripped.rest,
+                "previous": _current(game, seat)})
+        except LateOrders as exc:
+            return _Verdict(Outcome.LATE, exc.message, seat, context={"message": exc.message})
+        except ActionError as exc:
+            return _Verdict(Outcome.REFUSED, exc.message, seat,
+                            context={"message": exc.message})
+    return _Verdict(Outcome.ACCEPTED, f"version {sub.version}, receipt {sub.receipt}", seat,
+                    sub, context={"submission": sub, "rest": stripped.rest})
+
+
+def _current(game: Game, seat: Seat) -> Submission | None:
+    sub = actions.my_orders(game, seat)
+    return None if sub is None or sub.withdrawn else sub
+
+
+def _too_large(mail: mime.Mail) -> _Verdict:
+    seat = None
+    try:
+        found = route(mail.recipients, None)
+        seat = found.seat if sender_allowed(found.seat, mail.sender) else None
+    except RouteError:
+        pass
+    limit = max_bytes()
+    return _Verdict(Outcome.TOO_LARGE, f"{mail.size} bytes > {limit}", seat,
+                    context={"size_kb": (mail.size + 1023) // 1024,
+                             "limit_kb": limit // 1024})

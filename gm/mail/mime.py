@@ -1,0 +1,171 @@
+"""Reading a raw message: identity, addresses, loop signs and the text the player wrote.
+
+Everything here is pure (bytes in, values out) so the pipeline, the benchmark and the
+tests share it. Decoding is the email package's (transfer encodings, RFC 2047 headers);
+charsets are decoded strictly so a garbled message is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses, parseaddr
+
+_PARSER = BytesParser(policy=policy.default)
+_HEADER_PARSER = BytesParser(policy=policy.default)
+
+_LOOP_LOCALPARTS = {"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply",
+                    "donotreply", "bounce", "bounces"}
+_BULK_PRECEDENCE = {"bulk", "list", "junk"}
+
+
+class NoText(ValueError):
+    """The message has no text part we could read (only attachments, or nothing)."""
+
+
+class Undecodable(ValueError):
+    """The text part's charset is unknown or its bytes do not match it."""
+
+
+@dataclass
+class Envelope:
+    """What the transport knows beside the message (SMTP RCPT TO / MAIL FROM, webhooks)."""
+
+    recipients: list[str] = field(default_factory=list)
+    sender: str | None = None
+
+
+@dataclass
+class Mail:
+    message: EmailMessage
+    message_id: str
+    sha256: str
+    sender: str
+    recipients: list[str]
+    subject: str
+    references: list[str]
+    size: int
+    headers_only: bool
+
+
+def _addr(value: str) -> str:
+    return parseaddr(value)[1].strip().lower()
+
+
+def normalise_message_id(value: str | None) -> str:
+    value = (value or "").strip()
+    match = re.search(r"<([^<>\s]+)>", value)
+    return (match.group(1) if match else value.strip("<> ")).strip()[:250]
+
+
+def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None = None) -> Mail:
+    """Parse a message; over `max_bytes` only its headers are read (the size refusal)."""
+    digest = hashlib.sha256(raw).hexdigest()
+    headers_only = max_bytes is not None and len(raw) > max_bytes
+    if headers_only:
+        head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw[:65536] else \
+            raw[:65536].split(b"\n\n", 1)[0]
+        msg = _HEADER_PARSER.parsebytes(head + b"\n\n", headersonly=True)
+    else:
+        msg = _PARSER.parsebytes(raw)
+    mid = normalise_message_id(_header(msg, "Message-ID")) or f"sha256-{digest}@inbound"
+    rcpts: list[str] = [a.lower() for a in (envelope.recipients if envelope else [])]
+    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        values = [str(v) for v in msg.get_all(name, [])]
+        rcpts += [a.lower() for _n, a in getaddresses(values) if a]
+    refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
+    reply_to = normalise_message_id(_header(msg, "In-Reply-To"))
+    if reply_to and f"<{reply_to}>" not in refs:
+        refs.append(f"<{reply_to}>")
+    return Mail(message=msg, message_id=mid, sha256=digest, sender=_addr(_header(msg, "From")),
+                recipients=list(dict.fromkeys(rcpts)), subject=_header(msg, "Subject")[:255],
+                references=refs, size=len(raw), headers_only=headers_only)
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    try:
+        value = msg.get(name)
+    except (ValueError, IndexError, TypeError):  # malformed header the policy cannot fold
+        value = msg.get_all(name, [""])[0] if msg.get_all(name) else ""
+    return str(value or "").strip()
+
+
+def loop_reason(mail: Mail, envelope: Envelope | None = None) -> str | None:
+    """Why this message must never be answered (RFC 3834 and common practice), or None."""
+    msg = mail.message
+    auto = _header(msg, "Auto-Submitted").lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"Auto-Submitted: {auto}"
+    precedence = _header(msg, "Precedence").lower()
+    if precedence in _BULK_PRECEDENCE:
+        return f"Precedence: {precedence}"
+    if _header(msg, "List-Id") or _header(msg, "List-Unsubscribe"):
+        return "mailing-list mail (List-Id)"
+    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"):
+        value = _header(msg, name)
+        if value and (name != "X-Auto-Response-Suppress" or "all" in value.lower()
+                      or "autoreply" in value.lower()):
+            return f"{name}: {value}"
+    return_path = _header(msg, "Return-Path")
+    if return_path and return_path.replace(" ", "") == "<>":
+        return "Return-Path: <> (a bounce)"
+    if envelope is not None and envelope.sender is not None and envelope.sender in ("", "<>"):
+        return "empty envelope sender (a bounce)"
+    if not mail.sender:
+        return "no From address"
+    if mail.sender.split("@", 1)[0] in _LOOP_LOCALPARTS:
+        return f"From: {mail.sender}"
+    if msg.get_content_type() == "multipart/report":
+        return "delivery status report"
+    return None
+
+
+def body_text(mail: Mail) -> tuple[str, str]:
+    """(text, kind) of the message: text/plain, else text/html converted, kind names which.
+
+    Raises NoText when only attachments (or nothing) are there and Undecodable for a
+    charset that is unknown or does not match the bytes.
+    """
+    from .bodytext import html_to_text
+
+    msg = mail.message
+    plain = msg.get_body(preferencelist=("plain",))
+    html = msg.get_body(preferencelist=("html",))
+    if plain is not None:
+        text = _decode(plain)
+        if text.strip() or html is None:
+            return text, "plain"
+    if html is not None:
+        return html_to_text(_decode(html)), "html"
+    raise NoText("no text part")
+
+
+def _decode(part: EmailMessage) -> str:
+    if part.is_attachment():
+        raise NoText("the text is an attachment")
+    payload = part.get_payload(decode=True) or b""
+    declared = part.get_param("charset")
+    charset = str(declared or "us-ascii").strip().lower()
+    try:
+        return payload.decode(charset)
+    except LookupError:
+        if _utf8(payload) is not None:
+            return _utf8(payload) or ""
+        raise Undecodable(f"unknown charset {charset!r}") from None
+    except UnicodeDecodeError:
+        if not declared or charset in ("us-ascii", "ascii"):
+            text = _utf8(payload)
+            if text is not None:
+                return text
+        raise Undecodable(f"the text is not valid {charset}") from None
+
+
+def _utf8(payload: bytes) -> str | None:
+    try:
+        return payload.decode("utf-8")
+    except UnicodeDecodeError:
+        return None

@@ -1,0 +1,167 @@
+"""Outbound notices from the service's signals, and deadline reminders.
+
+Receivers only write outbox rows (unique per event and seat), so a signal delivered
+twice, or a turn re-published after a rerun (a new record, a new key), mails exactly
+what it should. Content comes from the turn's decision prompt for that seat and the
+seat's own Report (engine.view / audience-filtered events): never another seat's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from gm.play import actions
+from gm.play.models import Game, Seat, Turn, TurnRecord
+
+from . import compose, outbox
+from .models import Kind
+from .prefs import wants
+
+log = logging.getLogger(__name__)
+
+
+def _seats(game: Game, names: list[str] | None = None):
+    qs = game.seats.select_related("user").filter(mode=Seat.Mode.ACTIVE, user__isnull=False)
+    return qs.filter(name__in=names) if names is not None else qs
+
+
+def _queue(kind: str, key: str, seat: Seat, subject: str, template: str,
+           context: dict[str, Any], html: str = "") -> bool:
+    user = seat.user
+    if not wants(user, kind):
+        return False
+    headers, unsubscribe = compose.headers_for(kind, user)
+    headers["X-GM-Game"] = str(seat.game_id)
+    ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
+           "reply_address": seat.reply_address, **context}
+    text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
+    if html:
+        html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
+                 f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
+    return outbox.enqueue(key=key, kind=kind, to=user.email, user=user, subject=subject,
+                          text=text, html=html, headers=headers,
+                          reply_to=seat.reply_address) is not None
+
+
+def render_prompt(prompt: dict[str, Any]) -> list[str]:
+    """An engine's JSON prompt as plain lines: title, help, example, then any lists."""
+    lines: list[str] = []
+    for key in ("title", "help"):
+        if prompt.get(key):
+            lines.append(str(prompt[key]))
+    if prompt.get("example"):
+        lines.append(f"Example: {prompt['example']}")
+    for key, value in prompt.items():
+        if key in ("title", "help", "example"):
+            continue
+        label = key.replace("_", " ").capitalize()
+        if isinstance(value, list):
+            lines.append(f"{label}:")
+            lines += [f"  {v if isinstance(v, str) else json.dumps(v, sort_keys=True)}"
+                      for v in value]
+        elif isinstance(value, dict):
+            lines.append(f"{label}: {json.dumps(value, sort_keys=True)}")
+        elif value not in (None, ""):
+            lines.append(f"{label}: {value}")
+    return lines
+
+
+def turn_opened(turn: Turn) -> int:
+    turn = Turn.objects.select_related("game").get(pk=turn.pk)
+    if turn.status != Turn.Status.OPEN or turn.superseded:
+        return 0
+    game = turn.game
+    sent = 0
+    with transaction.atomic():
+        for seat in _seats(game, turn.owing):
+            prompt = turn.decision["prompts"].get(seat.name, {})
+            sent += _queue(Kind.TURN_OPENED, f"turn_opened:{turn.pk}:{seat.pk}", seat,
+                           f"[{game.title}] turn {turn.number}: your orders, seat {seat.name}",
+                           "turn_opened.txt", {
+                               "turn": turn, "deadline": compose.fmt_deadline(turn.deadline),
+                               "prompt_lines": render_prompt(prompt),
+                               "example": prompt.get("example", "")})
+    return sent
+
+
+def turn_published(record: TurnRecord) -> int:
+    record = TurnRecord.objects.select_related("game").get(pk=record.pk)
+    if record.superseded or not record.published:
+        return 0
+    game = record.game
+    reports = {r.audience: r for r in record.reports.all()}
+    sent = 0
+    with transaction.atomic():
+        for seat in _seats(game):
+            report = reports.get(seat.name) or reports.get("")
+            if report is None:
+                continue
+            sent += _queue(Kind.REPORT, f"report:{record.pk}:{seat.pk}", seat,
+                           f"[{game.title}] report for turn {record.number}",
+                           "report.txt", {"record": record, "markdown": report.markdown},
+                           html=report.html)
+    return sent
+
+
+def game_finished(game: Game) -> int:
+    game = Game.objects.get(pk=game.pk)
+    sent = 0
+    with transaction.atomic():
+        for seat in _seats(game):
+            sent += _queue(Kind.GAME_OVER, f"game_over:{game.pk}:{seat.pk}", seat,
+                           f"[{game.title}] game over", "game_over.txt",
+                           {"result": game.result or {}, "secret": game.secret})
+    return sent
+
+
+def remind_before(turn: Turn) -> timedelta:
+    """How long before the deadline to remind: the setting, at most half the turn."""
+    hours = float(getattr(settings, "GM_MAIL_REMIND_HOURS", 12))
+    return min(timedelta(hours=hours), actions.turn_length(turn.game) / 2)
+
+
+def send_reminders(now: datetime | None = None) -> int:
+    """Remind owing seats without orders, once per turn (Turn.reminded is the claim)."""
+    now = now or timezone.now()
+    sent = 0
+    horizon = now + timedelta(hours=float(getattr(settings, "GM_MAIL_REMIND_HOURS", 12)))
+    due = (Turn.objects.select_related("game")
+           .filter(status=Turn.Status.OPEN, reminded=False, superseded=False,
+                   deadline__gt=now, deadline__lte=horizon))
+    for turn in due[:500]:
+        if turn.deadline - remind_before(turn) > now:
+            continue
+        with transaction.atomic():
+            if not Turn.objects.filter(pk=turn.pk, reminded=False).update(reminded=True):
+                continue
+            done = actions.seats_in(turn)
+            waiting = [name for name in turn.owing if name not in done]
+            for seat in _seats(turn.game, waiting):
+                prompt = turn.decision["prompts"].get(seat.name, {})
+                sent += _queue(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}", seat,
+                               f"[{turn.game.title}] reminder: turn {turn.number} orders due "
+                               f"{compose.fmt_deadline(turn.deadline)}", "reminder.txt", {
+                                   "turn": turn,
+                                   "deadline": compose.fmt_deadline(turn.deadline),
+                                   "prompt_lines": render_prompt(prompt)})
+    return sent
+
+
+# --- signal receivers (connected in apps.MailConfig.ready) ------------------------------
+def on_turn_opened(sender, turn: Turn, **kwargs: Any) -> None:
+    turn_opened(turn)
+
+
+def on_turn_published(sender, record: TurnRecord, **kwargs: Any) -> None:
+    turn_published(record)
+
+
+def on_game_finished(sender, game: Game, **kwargs: Any) -> None:
+    game_finished(game)

@@ -1,0 +1,121 @@
+"""Which seat a message is for, and whether its sender may speak for that seat.
+
+The secret is the token in `play+<token>@domain` (Seat.mail_token). Clients or
+forwarders that drop plus-addresses can put the token in the body instead, on lines
+before the orders, like the classic judges:
+
+    GAME 12
+    SIGNON P1 k3j9x0abcdq
+
+(`SIGNON <token>` alone works too; `GAME` only cross-checks.) Those lines are blanked,
+not removed, so error line numbers still match what the player wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from gm.play.models import Game, Seat
+
+_GAME = re.compile(r"^\s*GAME\s+#?(\S+)\s*$", re.IGNORECASE)
+_SIGNON = re.compile(r"^\s*SIGNON\s+(?:(\S+)\s+)?([A-Za-z0-9]+)\s*$", re.IGNORECASE)
+
+
+class RouteError(Exception):
+    def __init__(self, outcome: str, message: str) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+        self.message = message
+
+
+@dataclass
+class Route:
+    seat: Seat
+    text: str  # the body with control lines blanked
+    via: str  # "address" or "signon"
+
+
+def _address_re() -> re.Pattern[str]:
+    local = re.escape(getattr(settings, "GM_MAIL_LOCALPART", "play"))
+    domain = re.escape(getattr(settings, "GM_MAIL_DOMAIN", "localhost"))
+    return re.compile(rf"^{local}\+([^@\s]+)@{domain}$", re.IGNORECASE)
+
+
+def tokens_in(recipients: list[str]) -> list[str]:
+    pattern = _address_re()
+    return list(dict.fromkeys(m.group(1).lower() for r in recipients
+                              if (m := pattern.match(r.strip()))))
+
+
+def _seat_by_token(token: str) -> Seat | None:
+    return (Seat.objects.select_related("game", "user").filter(mail_token=token.lower())
+            .first())
+
+
+def by_address(recipients: list[str]) -> Seat | None:
+    """The seat of the first plus-address; RouteError when it names no seat (forged)."""
+    tokens = tokens_in(recipients)
+    if not tokens:
+        return None
+    for token in tokens:
+        seat = _seat_by_token(token)
+        if seat is not None:
+            return seat
+    raise RouteError("unknown_address", "this reply address does not belong to any seat "
+                     "(it may be mistyped, or from a game that was deleted)")
+
+
+def route(recipients: list[str], text: str | None) -> Route:
+    """Find the seat from the plus-address, else from GAME/SIGNON lines in `text`."""
+    seat = by_address(recipients)
+    if seat is not None:
+        return Route(seat, _blank_control_lines(text or "")[0], "address")
+    if text is None:
+        raise RouteError("unknown_address", _MISSING)
+    body, game_ref, signon = _blank_control_lines(text)
+    if game_ref is not None and not _game_exists(game_ref):
+        raise RouteError("unknown_game", f"there is no game {game_ref}")
+    if signon is None:
+        raise RouteError("unknown_address", _MISSING)
+    seat_name, token = signon
+    seat = _seat_by_token(token)
+    if seat is None or (seat_name and seat_name.lower() != seat.name.lower()) or (
+            game_ref is not None and str(seat.game_id) != game_ref.lstrip("#")):
+        raise RouteError("unknown_address", "the SIGNON line does not match any seat")
+    return Route(seat, body, "signon")
+
+
+def _game_exists(ref: str) -> bool:
+    return ref.isdigit() and Game.objects.filter(pk=int(ref)).exists()
+
+
+def _blank_control_lines(text: str) -> tuple[str, str | None, tuple[str | None, str] | None]:
+    game_ref: str | None = None
+    signon: tuple[str | None, str] | None = None
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if (m := _GAME.match(line)) and game_ref is None:
+            game_ref = m.group(1).lstrip("#")
+            lines[i] = ""
+        elif (m := _SIGNON.match(line)) and signon is None:
+            signon = (m.group(1), m.group(2))
+            lines[i] = ""
+    return "\n".join(lines), game_ref, signon
+
+
+_MISSING = ("this message does not say which seat it is for: reply to the address in your "
+            "game mails (play+<token>@...), or, if your mail service drops the +token, put "
+            "a line SIGNON <seat> <token> before your orders")
+
+
+def sender_allowed(seat: Seat, sender: str) -> bool:
+    """The seat's user's address or one of Seat.emails, unless the seat allows anyone."""
+    if seat.allow_any_sender:
+        return True
+    allowed = {e.strip().lower() for e in (seat.emails or []) if e}
+    if seat.user is not None and seat.user.email:
+        allowed.add(seat.user.email.strip().lower())
+    return sender.strip().lower() in allowed

@@ -1,0 +1,32 @@
+"""Thin Celery wrappers: deliver one outbox row (retried with backoff), send reminders."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from . import notices, outbox
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             max_retries=8)
+def deliver(self, outbox_id: int) -> bool:
+    try:
+        return outbox.deliver(outbox_id)
+    except (outbox.TransientSendError, OperationalError) as exc:
+        if self.request.retries >= self.max_retries:
+            outbox.give_up(outbox_id)
+            return False
+        if self.request.is_eager:
+            # In-process (embedded) mode: no broker to wait on; the periodic sweep
+            # (send_reminders -> requeue_stale) retries the row later.
+            return False
+        raise self.retry(exc=exc, countdown=min(3600, 30 * 2 ** self.request.retries)) from exc
+
+
+@shared_task(ignore_result=True)
+def send_reminders() -> int:
+    """Periodic (beat): deadline reminders, then re-queue mail whose task was lost."""
+    sent = notices.send_reminders()
+    outbox.requeue_stale()
+    return sent
