@@ -127,6 +127,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="gm")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers an unacknowledged task (its worker died) after this many seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 GM_SWEEP_SECONDS = env.float("GM_SWEEP_SECONDS", default=5.0)
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "gm.play.tasks.sweep_deadlines", "schedule": GM_SWEEP_SECONDS},

@@ -1,0 +1,33 @@
+"""Property-based API run: every operation in /api/schema/ with generated input, no 5xx."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+
+
+@pytest.fixture
+def token(make_game, players, db):
+    make_game("tally", 2)  # something real behind /api/games/1/
+    return Token.objects.create(user=players[0]).key
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+def test_no_server_errors(case, token):
+    for headers in ({}, {"Authorization": f"Token {token}"}):
+        response = case.call(headers=headers)
+        assert response.status_code < 500, (case.method, case.formatted_path, response.text)
+
+
+def test_the_run_covers_the_games_api():
+    operations = {f"{op.method.upper()} {op.path}" for op in
+                  (result.ok() for result in schema.get_all_operations())}
+    assert {"POST /api/games/", "POST /api/games/{id}/orders/",
+            "GET /api/games/{id}/reports/{number}/"} <= operations

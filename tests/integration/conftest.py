@@ -1,0 +1,38 @@
+"""Integration fixtures: the test process sends tasks to a real broker; workers are real."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from .stack import BROKER_URL, Worker, purge_broker
+
+
+@pytest.fixture
+def real_broker(transactional_db):
+    """Switch this process from eager tasks to the real broker for one test."""
+    if connection.vendor != "postgresql":
+        pytest.skip("integration tests run on PostgreSQL (set DATABASE_URL)")
+    from gm.celery import app
+
+    saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url")}
+    app.conf.update(task_always_eager=False, broker_url=BROKER_URL,
+                    broker_transport_options={"visibility_timeout": 5})
+    purge_broker()
+    yield app
+    purge_broker()
+    app.conf.update(saved)
+
+
+@pytest.fixture
+def workers(real_broker, tmp_path):
+    started: list[Worker] = []
+
+    def start(name: str = "w1", concurrency: int = 1) -> Worker:
+        worker = Worker(f"{name}-{len(started)}", tmp_path, concurrency)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
