@@ -6,13 +6,13 @@ and charsets as Gmail, Outlook and Apple Mail write them (their quoting styles i
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from email.charset import BASE64, QP, Charset
 from email.message import EmailMessage
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import format_datetime, make_msgid
-from datetime import UTC, datetime
 
 QUOTED_NOTICE = ("Test combat_dice (game 1), turn 1 is open.\nYou play seat P1.\n"
                  "Example: ADD 2")

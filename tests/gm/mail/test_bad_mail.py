@@ -1,0 +1,267 @@
+"""Every kind of bad mail: the exact outcome, the exact reply (or none), nothing lost.
+
+Each test first has P1's orders accepted by mail, then sends the bad message and checks
+that P1's accepted orders are still the latest, untouched.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from gm.mail.models import InboundMessage, Outbox, Outcome
+from gm.play.models import Game, Submission, Turn
+
+from . import mimeshapes as shapes
+from .conftest import seat
+
+
+@pytest.fixture
+def accepted(tally_game, feed):
+    """P1 has `ADD 2` accepted by mail; returns that submission."""
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address,
+                               message_id="<first@client.example>"))
+    assert result.outcome == Outcome.ACCEPTED
+    return Submission.objects.get(pk=result.submission_id)
+
+
+def assert_kept(sub: Submission) -> None:
+    latest = Submission.objects.filter(turn=sub.turn, seat=sub.seat).order_by("-version")[0]
+    assert latest.pk == sub.pk
+    assert latest.orders == {"seat": "P1", "items": [{"order": {"op": "add", "n": 2}}],
+                             "text": "ADD 2", "default": False}
+
+
+def replies_to(mailoutbox, addr):
+    """Replies to inbound mail (not notices) sent to `addr`."""
+    return [m for m in mailoutbox if m.to == [addr]
+            and m.extra_headers.get("Auto-Submitted") == "auto-replied"]
+
+
+def test_forged_token(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 3", sender=p1.user.email, to="play+forged123@gm.example"))
+    assert result.outcome == Outcome.UNKNOWN_ADDRESS
+    assert result.submission_id is None
+    assert "does not belong to any seat" in mailoutbox[-1].body
+    assert mailoutbox[-1].reply_to == []
+    assert_kept(accepted)
+
+
+def test_missing_token_explains_signon(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 3", sender=p1.user.email, to="play@gm.example"))
+    assert result.outcome == Outcome.UNKNOWN_ADDRESS
+    assert "SIGNON <seat> <token>" in mailoutbox[-1].body
+    assert_kept(accepted)
+
+
+def test_signon_with_wrong_token_or_seat(tally_game, accepted, feed):
+    p1 = seat(tally_game, "P1")
+    p2 = seat(tally_game, "P2")
+    for body in ("SIGNON P1 wrongtoken\nADD 3", f"SIGNON P1 {p2.mail_token}\nADD 3"):
+        result = feed(shapes.plain(body, sender=p1.user.email, to="play@gm.example"))
+        assert result.outcome == Outcome.UNKNOWN_ADDRESS
+    assert_kept(accepted)
+
+
+def test_unknown_game(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("GAME 99999\nSIGNON P1 x\nADD 3", sender=p1.user.email,
+                               to="play@gm.example"))
+    assert result.outcome == Outcome.UNKNOWN_GAME
+    assert "there is no game 99999" in mailoutbox[-1].body
+    assert_kept(accepted)
+
+
+def test_wrong_sender_gets_no_game_details(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 3", sender="mallory@evil.example", to=p1.reply_address))
+    assert result.outcome == Outcome.WRONG_SENDER
+    reply = replies_to(mailoutbox, "mallory@evil.example")[-1]
+    assert "not a registered address" in reply.body
+    assert tally_game.title not in reply.body and p1.mail_token not in reply.body
+    assert reply.reply_to == []
+    assert "List-Unsubscribe" not in reply.extra_headers
+    assert_kept(accepted)
+
+
+def test_finished_game(make_game, feed, mailoutbox):
+    game = make_game("tally", 2, options={"max_turns": 1}, title="Short")
+    for name in ("P1", "P2"):
+        s = seat(game, name)
+        assert feed(shapes.plain("ADD 1", sender=s.user.email, to=s.reply_address)).outcome \
+            == Outcome.ACCEPTED
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    before = Submission.objects.count()
+    p1 = seat(game, "P1")
+    result = feed(shapes.plain("ADD 3", sender=p1.user.email, to=p1.reply_address))
+    assert result.outcome == Outcome.FINISHED
+    assert Submission.objects.count() == before
+    assert f"Short (game {game.pk}) is over" in replies_to(mailoutbox, p1.user.email)[-1].body
+
+
+def test_late_orders_keep_nothing_for_the_closed_turn(tally_game, accepted, feed, mailoutbox):
+    Turn.objects.filter(game=tally_game).update(deadline=timezone.now() - timedelta(minutes=1))
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 3", sender=p1.user.email, to=p1.reply_address))
+    assert result.outcome == Outcome.LATE
+    body = replies_to(mailoutbox, p1.user.email)[-1].body
+    assert "the deadline for turn 1 has passed" in body
+    assert "Nothing from this message was kept." in body
+    assert_kept(accepted)
+
+
+def test_paused_game_is_refused(tally_game, accepted, feed, mailoutbox):
+    Game.objects.filter(pk=tally_game.pk).update(status=Game.Status.PAUSED)
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 3", sender=p1.user.email, to=p1.reply_address))
+    assert result.outcome == Outcome.REFUSED
+    assert "paused" in replies_to(mailoutbox, p1.user.email)[-1].body
+    assert_kept(accepted)
+
+
+def test_empty_body_after_stripping_the_quote(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    raw = shapes.gmail("", sender=p1.user.email, to=p1.reply_address)
+    result = feed(raw)
+    assert result.outcome == Outcome.EMPTY
+    assert "had no orders in it" in replies_to(mailoutbox, p1.user.email)[-1].body
+    assert_kept(accepted)
+
+
+def test_attachments_only(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.attachment_only(b"ADD 3\n", sender=p1.user.email,
+                                         to=p1.reply_address))
+    assert result.outcome == Outcome.NO_TEXT
+    assert "attachments are not read" in replies_to(mailoutbox, p1.user.email)[-1].body
+    assert_kept(accepted)
+
+
+def test_size_cap_polite_refusal(tally_game, accepted, feed, mailoutbox, settings):
+    settings.GM_MAIL_MAX_BYTES = 4096
+    p1 = seat(tally_game, "P1")
+    raw = shapes.plain("ADD 3\n" + "x" * 10000, sender=p1.user.email, to=p1.reply_address)
+    result = feed(raw)
+    assert result.outcome == Outcome.TOO_LARGE
+    body = replies_to(mailoutbox, p1.user.email)[-1].body
+    assert "the limit is 4 KB, so it was not read" in body
+    row = InboundMessage.objects.get(pk=result.inbound_id)
+    assert row.size == len(raw) and len(bytes(row.raw)) == 4096
+    assert_kept(accepted)
+
+
+@pytest.mark.parametrize("charset,body", [
+    ("x-klingon", "ADD 3 é".encode("latin-1")),
+    ("utf-8", b"ADD 3 \xff\xfe"),
+], ids=["unknown-charset", "bytes-not-matching"])
+def test_undecodable_charset(tally_game, accepted, feed, mailoutbox, charset, body):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.raw_bytes(body, sender=p1.user.email, to=p1.reply_address,
+                                   charset=charset))
+    assert result.outcome == Outcome.UNDECODABLE
+    assert "not in a character set we could decode" in \
+        replies_to(mailoutbox, p1.user.email)[-1].body
+    assert_kept(accepted)
+
+
+def test_unknown_charset_that_is_really_utf8_is_read(tally_game, feed):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.raw_bytes("ADD 3 # é".encode(), sender=p1.user.email,
+                                   to=p1.reply_address, charset="x-unknown"))
+    assert result.outcome == Outcome.ACCEPTED
+
+
+@pytest.mark.parametrize("extra,envelope_sender", [
+    ({"Auto-Submitted": "auto-replied"}, None),
+    ({"Auto-Submitted": "auto-generated; type=vacation"}, None),
+    ({"Precedence": "bulk"}, None),
+    ({"Precedence": "list"}, None),
+    ({"Precedence": "junk"}, None),
+    ({"List-Id": "<players.lists.example>"}, None),
+    ({"Return-Path": "<>"}, None),
+    ({"X-Autoreply": "yes"}, None),
+    ({}, ""),
+], ids=["auto-replied", "vacation", "bulk", "list", "junk", "list-id", "return-path",
+        "x-autoreply", "null-envelope"])
+def test_loop_mail_is_never_answered_nor_read(tally_game, accepted, feed, mailoutbox, extra,
+                                              envelope_sender):
+    p1 = seat(tally_game, "P1")
+    before = len(mailoutbox)
+    raw = shapes.plain("ADD 3", sender=p1.user.email, to=p1.reply_address, extra=extra)
+    result = feed(raw, sender=envelope_sender)
+    assert result.outcome == Outcome.LOOP
+    assert len(mailoutbox) == before
+    assert not Outbox.objects.filter(inbound_id=result.inbound_id).exists()
+    assert_kept(accepted)
+
+
+def test_auto_submitted_no_is_a_person(tally_game, feed):
+    p2 = seat(tally_game, "P2")
+    raw = shapes.plain("ADD 3", sender=p2.user.email, to=p2.reply_address,
+                       extra={"Auto-Submitted": "no"})
+    assert feed(raw).outcome == Outcome.ACCEPTED
+
+
+def test_mailer_daemon_bounce(tally_game, accepted, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    before = len(mailoutbox)
+    raw = shapes.plain("Delivery failed\nADD 3", sender="MAILER-DAEMON@mx.example.org",
+                       to=p1.reply_address)
+    assert feed(raw).outcome == Outcome.LOOP
+    assert len(mailoutbox) == before
+    assert_kept(accepted)
+
+
+def test_mail_from_our_own_address_is_not_answered(tally_game, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    p1.allow_any_sender = True
+    p1.save()
+    before = len(mailoutbox)
+    result = feed(shapes.plain("ADD 3", sender=p1.reply_address, to=p1.reply_address))
+    assert result.outcome == Outcome.ACCEPTED
+    assert len(mailoutbox) == before
+    assert InboundMessage.objects.get(pk=result.inbound_id).reply_suppressed == "own address"
+
+
+def test_reply_rate_limit_per_address(tally_game, accepted, feed, mailoutbox, settings):
+    settings.GM_MAIL_REPLY_LIMIT = 3  # the fixture's acceptance was reply 1
+    p1 = seat(tally_game, "P1")
+    outcomes, suppressed = [], []
+    for i in range(4):
+        r = feed(shapes.plain(f"FOO {i}", sender=p1.user.email, to=p1.reply_address))
+        outcomes.append(r.outcome)
+        suppressed.append(InboundMessage.objects.get(pk=r.inbound_id).reply_suppressed)
+    assert outcomes == [Outcome.INVALID] * 4
+    assert suppressed == ["", "", "rate limit", "rate limit"]
+    assert len(replies_to(mailoutbox, p1.user.email)) == 3
+    assert_kept(accepted)
+    # Still processed: a good message while limited is accepted, just not answered.
+    r = feed(shapes.plain("ADD 1", sender=p1.user.email, to=p1.reply_address))
+    assert r.outcome == Outcome.ACCEPTED and r.reply_id is None
+    # Another address is not limited.
+    p2 = seat(tally_game, "P2")
+    assert feed(shapes.plain("FOO", sender=p2.user.email, to=p2.reply_address)).reply_id
+
+
+def test_errors_reply_lists_line_hint_accepted_part_and_rest(tally_game, accepted, feed,
+                                                             mailoutbox):
+    p1 = seat(tally_game, "P1")
+    body = "ADD 9\nADDD 1\nADD 2\nEND\nthis is after the end\n"
+    result = feed(shapes.plain(body, sender=p1.user.email, to=p1.reply_address))
+    assert result.outcome == Outcome.INVALID
+    reply = replies_to(mailoutbox, p1.user.email)[-1]
+    assert reply.subject.endswith("[orders NOT accepted: errors]")
+    text = reply.body
+    assert "were NOT accepted: nothing from this message was kept." in text
+    assert "  line 1: ADD 9\n      ADD amount 9 is out of range\n      hint: use 1..3" in text
+    assert "  line 2: ADDD 1\n      unknown order 'ADDD'\n      hint: did you mean ADD?" in text
+    assert "These lines read without error" in text and "    ADD 2\n" in text
+    assert f"receipt {accepted.receipt}) stay in force" in text
+    assert "    > this is after the end" in text
+    assert_kept(accepted)
