@@ -76,3 +76,15 @@ def on_commit(django_capture_on_commit_callbacks):
     def ctx():
         return django_capture_on_commit_callbacks(execute=True)
     return ctx
+
+
+@pytest.fixture
+def tally_engine():
+    """Register the "tally" test engine (tests/gm/engines.py) beside the real ones."""
+    from games.core import registry
+    from tests.gm.engines import ENGINE
+
+    engines = registry.engines()
+    engines[ENGINE.name] = ENGINE
+    yield ENGINE
+    engines.pop(ENGINE.name, None)

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import registry
-
-from .engines import ENGINE
-
 
 @pytest.fixture(autouse=True)
-def tally_engine():
-    engines = registry.engines()
-    engines[ENGINE.name] = ENGINE
-    yield ENGINE
-    engines.pop(ENGINE.name, None)
+def _tally(tally_engine):
+    yield tally_engine
