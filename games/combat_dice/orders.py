@@ -123,16 +123,16 @@ def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
         if n > 1:
             raise OrderSyntax(f"{catalog.ALL_ITEMS[item_id].label} is listed twice",
                               "each item can be carried once")
-    for kind in ("armor", "shield"):
-        worn = [i for i in chosen if i.kind == kind]
-        if len(worn) > 1:
-            what = "armours" if kind == "armor" else "shields"
-            raise OrderSyntax(f"two {what}: " + " and ".join(i.label for i in worn),
-                              f"carry at most one {'armour' if kind == 'armor' else 'shield'}")
     for kind, stand_in in catalog.NONE.items():
         if stand_in in chosen and any(i.kind == kind and not i.absent for i in chosen):
             raise OrderSyntax(f"{stand_in.label} contradicts another item you listed",
                               f"drop {stand_in.label} or the {kind}")
+    for kind in ("armor", "shield"):
+        worn = [i for i in chosen if i.kind == kind and not i.absent]
+        if len(worn) > 1:
+            what = "armours" if kind == "armor" else "shields"
+            raise OrderSyntax(f"two {what}: " + " and ".join(i.label for i in worn),
+                              f"carry at most one {'armour' if kind == 'armor' else 'shield'}")
     real = [i for i in chosen if not i.absent]
     if len(real) > MAX_ITEMS:
         raise OrderSyntax(f"too many items: {len(real)} listed, a combatant carries "
@@ -191,7 +191,8 @@ def _bare(op: str):
 def render_order(order: dict[str, Any]) -> str:
     op = order["op"]
     if op == "equip":
-        return "EQUIP " + ", ".join(catalog.ITEMS[i].label for i in order["items"])
+        return "EQUIP " + (", ".join(catalog.ITEMS[i].label for i in order["items"])
+                           or catalog.NONE["weapon"].label)
     if op == "specialty":
         return "SPECIALTY " + " ".join(d.upper() for d in order["dice"])
     if op == "wield":
@@ -330,7 +331,8 @@ def parse(state: dict[str, Any], seat: str, text: str) -> Orders:
         except OrderSyntax as exc:
             errors.append(OrderError(line.number, exc.message, exc.hint))
     errors.extend(_whole(state, seat, items))
-    accepted = [GRAMMAR.render(i) for _, i in items]
+    refused = {e.line for e in errors}
+    accepted = [GRAMMAR.render(i) for n, i in items if n not in refused]
     if errors:
         raise OrdersInvalid(sorted(errors, key=lambda e: e.line), accepted)
     return Orders(seat, [i for _, i in items], "\n".join(accepted))
