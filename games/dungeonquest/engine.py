@@ -1,0 +1,151 @@
+"""Dungeonquest, PBEM edition: the engine the service drives (see games.core.engine)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from games.core.canonical import clone
+from games.core.engine import Engine, Option, Pick
+from games.core.rng import RngBase
+from games.core.types import Decision, Event, Orders
+
+from . import orders as orderbook
+from . import prompts
+from . import report as reporting
+from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, text_map
+from .content import HERO_ORDER, HEROES, RINGS
+from .rules.turn import resolve_turn, winners
+from .state import (
+    HIDDEN_PILES,
+    State,
+    active,
+    hidden_pile,
+    invariants,
+    new_state,
+    treasure_total,
+    view,
+)
+
+
+class DungeonquestEngine(Engine):
+    name = "dungeonquest"
+    title = "Dungeonquest (PBEM edition)"
+    min_seats = 1
+    max_seats = 4
+    hidden_information = True
+    conformance_examples = 50
+    options: ClassVar[dict[str, Option]] = {
+        "first_hero": Option("knight", choices=tuple(HERO_ORDER),
+                             help="the hero of seat P1; later seats take the next heroes"),
+    }
+
+    def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
+              ) -> tuple[State, list[Event]]:
+        options = self.validate_options(options)
+        state = new_state(seats, options["first_hero"], rng)
+        heroes = {}
+        for seat, tower in zip(seats, START_TOWERS):
+            ch = state["chars"][seat]
+            h = HEROES[ch["hero"]]
+            heroes[seat] = {"name": ch["name"], "title": ch["title"], "tower": tower,
+                            **{k: h[k] for k in ("strength", "agility", "armour", "luck",
+                                                 "life", "ability_text")}}
+        events = [Event("setup", {"heroes": heroes, "turns": state["turns"]})]
+        for seat in seats:
+            ring = state["chars"][seat]["rings"][0]
+            events.append(Event("line", {"seat": seat, "phase": "setup",
+                                         "text": f"You carry the {RINGS[ring]['name']}: "
+                                                 f"{RINGS[ring]['text']}."}, (seat,)))
+        marks = {state["chars"][s]["pos"]: str(i + 1) for i, s in enumerate(seats)}
+        events.append(Event("map", {"rows": text_map(state["board"], marks), "chamber": []}))
+        return state, events
+
+    def decision(self, state: State) -> Decision | None:
+        if state["over"]:
+            return None
+        return Decision(f"turn {state['turn']}",
+                        {seat: prompts.prompt(state, seat) for seat in active(state)})
+
+    def parse_orders(self, state: State, seat: str, text: str) -> Orders:
+        items, lines = orderbook.parse(text, (state, seat))
+        return Orders(seat, items, "\n".join(lines))
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """A missed deadline: head on toward the standing destination, or stand still."""
+        dest = state["chars"][seat]["destination"]
+        order = {"op": "move", "to": dest} if dest else {"op": "stay"}
+        items = [{"order": order}]
+        return Orders(seat, items, orderbook.render(order), default=True)
+
+    def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
+                ) -> tuple[State, list[Event]]:
+        return resolve_turn(state, orders, rng)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def report(self, events: list[Event], viewer: str | None) -> str:
+        return reporting.render(events, viewer)
+
+    def invariants(self, state: State) -> list[str]:
+        return invariants(state)
+
+    def result(self, state: State) -> dict[str, Any]:
+        wins = winners(state)
+        scores = ", ".join(f"{c['name']} {treasure_total(c)} gold"
+                           for c in state["chars"].values() if c["status"] == "escaped")
+        return {"winners": wins,
+                "summary": f"Escaped: {scores}." if scores else "Nobody escaped."}
+
+    # -- conformance and bots ------------------------------------------------------
+    def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
+        """Swap two different entries of one hidden pile (tile bag, a deck, the ring
+        pool, the hoard, the dragon counters): nobody's view may change."""
+        piles = [name for name in HIDDEN_PILES if len(set(map(str, hidden_pile(state, name)))) > 1]
+        if not piles:
+            return None
+        out = clone(state)
+        pile = hidden_pile(out, pick(piles))
+        i = pick(range(len(pile)))
+        j = pick([k for k in range(len(pile)) if pile[k] != pile[i]])
+        pile[i], pile[j] = pile[j], pile[i]
+        return out
+
+    def random_orders(self, state: State, seat: str, pick: Pick) -> str:
+        ch = state["chars"][seat]
+        lines: list[str] = []
+        pend = prompts.pending_choices(state, seat)
+        if pend and pick([True, True, False]):
+            lines.append(pick(pend))
+        extras = ["IF MONSTER THEN ATTACK", "IF MONSTER TROLL THEN ESCAPE ELSE ATTACK",
+                  "IF LIFE < 6 THEN DRINK POTION", "IF CRYPT THEN SEARCH CRYPT",
+                  "IF CORPSE THEN SEARCH BODY", "IF SPIDER THEN FIGHT", "IF AMBUSH THEN ESCAPE",
+                  "IF POTION THEN DRINK POTION", "STANDING IF MONSTER THEN WAIT",
+                  "CANCEL STANDING", "DESTINATION E7", f"DESTINATION {pick(ALL_SQUARES)}",
+                  "IF TURN > 18 THEN MOVE TO A1"]
+        ring_lines = {"healing": "IF LIFE < 8 THEN USE RING OF HEALING",
+                      "warning": "IF TRAP THEN USE RING OF WARNING",
+                      "opening": "IF DOOR THEN USE RING OF OPENING",
+                      "luck": "IF FAIL THEN USE RING OF LUCK",
+                      "blinding": "IF MONSTER CHAMPION THEN USE RING OF BLINDING",
+                      "vision": "USE RING OF VISION",
+                      "transformation": "IF TILE PIT THEN USE RING OF TRANSFORMATION"}
+        extras += [ring_lines[r] for r in ch["rings"]]
+        if ch["arrows"]:
+            extras.append("IF MONSTER ORC THEN SHOOT")
+        for _ in range(pick([0, 1, 2])):
+            lines.append(pick(extras))
+        dirs = prompts.exits(state, seat)
+        moves = [f"MOVE {SIDE_WORDS[d].upper()}" for d in dirs]
+        actions = moves * 2 + ["MOVE TO E7", "MOVE TO E7", f"MOVE TO {pick(ALL_SQUARES)}",
+                               "SEARCH", "SEARCH THEN NORTH", "STAY", "RETREAT",
+                               "MOVE NORTH EAST", f"MOVE TO {pick(START_TOWERS)}"]
+        lines.append(pick(actions))
+        return "\n".join(lines)
+
+    def bot_orders(self, state: State, seat: str, pick: Pick) -> str:
+        from .simulate import bot_orders
+        return bot_orders(state, seat)
+
+
+ENGINE = DungeonquestEngine()

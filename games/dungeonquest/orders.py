@@ -1,0 +1,294 @@
+"""The Dungeonquest order language: parsing, canonical text, and choosing the order that
+answers a situation.
+
+One order per line. Movement: `MOVE NORTH`, `MOVE EAST SOUTH` (extra directions are used
+if a corridor or a tower carries the hero on), `MOVE TO F7`, `RETREAT`, `SEARCH`,
+`SEARCH THEN EAST` (the square to go to if a secret door turns up), `STAY` (`LOOT` in the
+treasure chamber), `DESTINATION G7` (kept until changed). Answers: `ATTACK`, `WAIT`,
+`ESCAPE`, `SHOOT`, `FIGHT`, `FLEE`, `SEARCH CRYPT`, `SEARCH BODY`, `IGNORE`. Items:
+`DRINK POTION`, `USE RING OF HEALING`. Conditions: `IF MONSTER [kind]`, `IF AMBUSH`,
+`IF SPIDER`, `IF CRYPT`, `IF CORPSE`, `IF TRAP`, `IF DOOR`, `IF PORTCULLIS`, `IF POTION`,
+`IF FAIL`, `IF TILE [kind]`, and comparisons on LIFE, TREASURE, TURN, ARROWS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.orders import Grammar, OrderSyntax, choose, compare, parse_comparison
+
+from .board import COLS, ROWS, SIDE_WORDS, is_square
+from .content import HEROES, RINGS, TILE_KINDS
+
+DIR_WORDS = {"NORTH": "N", "N": "N", "EAST": "E", "E": "E", "SOUTH": "S", "S": "S",
+             "WEST": "W", "W": "W"}
+MONSTER_WORDS = {"GOBLIN": "goblin", "ORC": "orc", "DEATH-WARRIOR": "death-warrior",
+                 "SKELETON": "death-warrior", "DEATHWARRIOR": "death-warrior",
+                 "TROLL": "troll", "CHAMPION": "champion"}
+EVENTS = {"MONSTER": "monster", "AMBUSH": "monster", "SPIDER": "spider", "CRYPT": "crypt",
+          "CORPSE": "corpse", "BODY": "corpse", "TRAP": "trap", "DOOR": "door",
+          "PORTCULLIS": "portcullis", "POTION": "potion", "FAIL": "fail", "TILE": "tile"}
+COMPARE_NAMES = ["LIFE", "TREASURE", "TURN", "ARROWS"]
+RING_WORDS = {k.upper(): k for k in RINGS}
+
+Order = dict[str, Any]
+Item = dict[str, Any]
+
+
+def _direction(token: str) -> str:
+    side = DIR_WORDS.get(token.upper())
+    if side is None:
+        raise OrderSyntax(f"{token!r} is not a direction", "use NORTH, EAST, SOUTH or WEST")
+    return side
+
+
+def _square(token: str) -> str:
+    if not is_square(token):
+        raise OrderSyntax(f"{token!r} is not a square",
+                          f"squares run A1..{COLS[-1]}{ROWS}, e.g. F7")
+    return token.upper()
+
+
+def _no_args(tokens: list[str], what: str) -> None:
+    if tokens:
+        raise OrderSyntax(f"{what} takes nothing after it", f"write just {what}")
+
+
+def _move(tokens: list[str], ctx: Any) -> Order:
+    if not tokens:
+        raise OrderSyntax("MOVE needs a direction or TO <square>", "e.g. MOVE NORTH or MOVE TO F7")
+    if tokens[0].upper() == "TO":
+        if len(tokens) != 2:
+            raise OrderSyntax("MOVE TO takes one square", "e.g. MOVE TO F7")
+        return {"op": "move", "to": _square(tokens[1])}
+    if tokens[0].upper() == "BACK" and len(tokens) == 1:
+        return {"op": "move", "back": True}
+    words = [t for t in tokens if t.upper() != "THEN"]
+    if len(words) > 6:
+        raise OrderSyntax("at most six directions in one MOVE")
+    return {"op": "move", "dirs": [_direction(t) for t in words]}
+
+
+def _retreat(tokens: list[str], ctx: Any) -> Order:
+    _no_args(tokens, "RETREAT")
+    return {"op": "move", "back": True}
+
+
+def _search(tokens: list[str], ctx: Any) -> Order:
+    words = [t.upper() for t in tokens if t.upper() != "THEN"]
+    if not words:
+        return {"op": "search"}
+    if words == ["CRYPT"]:
+        return {"op": "search", "target": "crypt"}
+    if words in (["BODY"], ["CORPSE"]):
+        return {"op": "search", "target": "body"}
+    if len(words) == 1:
+        return {"op": "search", "dir": _direction(words[0])}
+    raise OrderSyntax("SEARCH takes at most one direction",
+                      "e.g. SEARCH THEN EAST, SEARCH CRYPT or SEARCH BODY")
+
+
+def _stay(tokens: list[str], ctx: Any) -> Order:
+    _no_args(tokens, "STAY")
+    return {"op": "stay"}
+
+
+def _destination(tokens: list[str], ctx: Any) -> Order:
+    if len(tokens) != 1:
+        raise OrderSyntax("DESTINATION takes one square (or NONE)", "e.g. DESTINATION G7")
+    if tokens[0].upper() == "NONE":
+        return {"op": "destination", "square": None}
+    return {"op": "destination", "square": _square(tokens[0])}
+
+
+def _simple(op: str):
+    def handler(tokens: list[str], ctx: Any) -> Order:
+        _no_args(tokens, op.upper())
+        return {"op": op}
+    return handler
+
+
+def _shoot(tokens: list[str], ctx: Any) -> Order:
+    _no_args(tokens, "SHOOT")
+    if ctx is not None:
+        state, seat = ctx
+        hero = state["chars"][seat]["hero"]
+        if HEROES[hero]["arrows"] == 0:
+            raise OrderSyntax("only the ranger carries a bow", "use ATTACK or FIGHT")
+    return {"op": "shoot"}
+
+
+def _drink(tokens: list[str], ctx: Any) -> Order:
+    if [t.upper() for t in tokens] not in ([], ["POTION"]):
+        raise OrderSyntax("write DRINK POTION")
+    return {"op": "drink"}
+
+
+def _use(tokens: list[str], ctx: Any) -> Order:
+    words = [t.upper() for t in tokens if t.upper() not in ("RING", "OF", "THE")]
+    if len(words) != 1:
+        raise OrderSyntax("write USE RING OF <name>",
+                          "rings: " + ", ".join(sorted(RING_WORDS)))
+    ring = RING_WORDS.get(words[0])
+    if ring is None:
+        from games.core.orders import suggest
+        raise OrderSyntax(f"there is no ring of {words[0].lower()}", suggest(words[0], RING_WORDS))
+    if ctx is not None:
+        state, seat = ctx
+        if ring not in state["chars"][seat]["rings"]:
+            mine = ", ".join(RINGS[r]["name"] for r in state["chars"][seat]["rings"]) or "none"
+            raise OrderSyntax(f"you do not carry the {RINGS[ring]['name']}",
+                              f"your unused rings: {mine}")
+    return {"op": "use", "ring": ring}
+
+
+def _condition(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    head = tokens[0].upper()
+    if head in EVENTS:
+        on = EVENTS[head]
+        rest = [t.upper() for t in tokens[1:]]
+        cond: dict[str, Any] = {"test": "event", "on": on}
+        if head == "AMBUSH":
+            cond["ambush"] = True
+        if on == "monster" and rest:
+            kind = MONSTER_WORDS.get("-".join(rest))
+            if kind is None:
+                from games.core.orders import suggest
+                raise OrderSyntax(f"unknown monster {' '.join(rest).lower()!r}",
+                                  suggest("-".join(rest), MONSTER_WORDS))
+            cond["what"] = kind
+        elif on == "tile" and rest:
+            kind = "-".join(rest).lower()
+            if kind not in TILE_KINDS:
+                raise OrderSyntax(f"unknown tile kind {kind!r}",
+                                  "kinds: " + ", ".join(TILE_KINDS))
+            cond["what"] = kind
+        elif rest:
+            raise OrderSyntax(f"IF {head} takes nothing more", f"write IF {head} THEN ...")
+        cond["text"] = " ".join([head] + ([_what_word(cond)] if "what" in cond else []))
+        return cond
+    if any(c in "".join(tokens) for c in "<>="):
+        return parse_comparison(tokens, COMPARE_NAMES)
+    from games.core.orders import suggest
+    raise OrderSyntax(f"unknown condition {tokens[0]!r}",
+                      suggest(tokens[0], list(EVENTS) + COMPARE_NAMES))
+
+
+def _what_word(cond: dict[str, Any]) -> str:
+    return cond["what"].upper()
+
+
+def render(order: Order) -> str:
+    op = order["op"]
+    if op == "move":
+        if order.get("to"):
+            return f"MOVE TO {order['to']}"
+        if order.get("back"):
+            return "RETREAT"
+        return "MOVE " + " ".join(SIDE_WORDS[d].upper() for d in order["dirs"])
+    if op == "search":
+        if order.get("target"):
+            return f"SEARCH {order['target'].upper()}"
+        if order.get("dir"):
+            return f"SEARCH THEN {SIDE_WORDS[order['dir']].upper()}"
+        return "SEARCH"
+    if op == "destination":
+        return f"DESTINATION {order['square'] or 'NONE'}"
+    if op == "drink":
+        return "DRINK POTION"
+    if op == "use":
+        return f"USE RING OF {order['ring'].upper()}"
+    return op.upper()
+
+
+KEYWORDS = {"MOVE": _move, "GO": _move, "RETREAT": _retreat, "SEARCH": _search,
+            "STAY": _stay, "LOOT": _stay, "REST": _stay, "DESTINATION": _destination,
+            "ATTACK": _simple("attack"), "WAIT": _simple("wait"), "ESCAPE": _simple("escape"),
+            "SHOOT": _shoot, "FIGHT": _simple("fight"), "FLEE": _simple("flee"),
+            "IGNORE": _simple("ignore"), "DRINK": _drink, "USE": _use}
+
+GRAMMAR = Grammar(KEYWORDS, condition=_condition, render=render)
+
+
+def parse(text: str, ctx: Any) -> tuple[list[Item], list[str]]:
+    return GRAMMAR.parse(text, ctx)
+
+
+# -- choosing the order that answers a situation ------------------------------------
+
+# The orders that answer each situation; rings are "use:<ring>".
+ANSWERS: dict[str, set[str]] = {
+    "monster": {"attack", "wait", "escape", "shoot", "use:blinding"},
+    "spider": {"fight", "flee", "shoot", "attack", "escape"},
+    "crypt": {"search:crypt", "ignore"},
+    "corpse": {"search:body", "ignore"},
+    "potion": {"drink"},
+    "trap": {"use:warning"},
+    "door": {"use:opening"},
+    "portcullis": {"use:opening"},
+    "fail": {"use:luck"},
+    "tile": {"use:transformation"},
+    "search": {"use:vision"},
+    "start": {"drink", "use:healing"},
+    "action": {"move", "search", "stay"},
+    "hurt": {"drink"},
+}
+
+
+def key_of(order: Order) -> str:
+    if order["op"] == "use":
+        return f"use:{order['ring']}"
+    if order["op"] == "search" and order.get("target"):
+        return f"search:{order['target']}"
+    return order["op"]
+
+
+def facts_match(cond: dict[str, Any], facts: dict[str, Any]) -> bool:
+    if cond.get("ambush") and not facts.get("ambush"):
+        return False
+    return "what" not in cond or cond["what"] == facts.get("what")
+
+
+def value_of(name: str, ch: dict[str, Any], turn: int) -> int:
+    if name == "LIFE":
+        return ch["life"]
+    if name == "TREASURE":
+        return sum(t["value"] for t in ch["treasure"])
+    if name == "TURN":
+        return turn
+    return ch["arrows"]
+
+
+def answer(items: list[Item], situation: str, facts: dict[str, Any], ch: dict[str, Any],
+           turn: int, *, allowed: set[str] | None = None, plain: bool = True,
+           event_only: bool = False) -> Order | None:
+    """The first order among `items` that answers `situation`, or None.
+
+    Plain orders answer any situation they fit (unless `plain` is False); an event
+    condition answers only its own situation (THEN when the facts match, else ELSE); a
+    comparison is judged now. `allowed` narrows the answers (e.g. no ESCAPE behind a
+    portcullis); `event_only` ignores comparisons.
+    """
+    valid = ANSWERS[situation] if allowed is None else ANSWERS[situation] & allowed
+
+    def test(cond: dict[str, Any]) -> bool:
+        if cond.get("test") == "compare":
+            return compare(cond["op"], value_of(cond["name"], ch, turn), cond["value"])
+        return facts_match(cond, facts)
+
+    for item in items:
+        if "cancel" in item:
+            continue
+        if "order" in item:
+            if not plain:
+                continue
+        elif "if" in item:
+            cond = item["if"]
+            if cond.get("test") == "event" and cond["on"] != situation:
+                continue
+            if cond.get("test") == "compare" and event_only:
+                continue
+        order = choose(item, test)
+        if order is not None and key_of(order) in valid:
+            return order
+    return None

@@ -1,0 +1,159 @@
+"""The working context of one turn's resolution: state, dice, orders and the event log.
+
+Every rule module takes a `Ctx`. It is the one place that rolls dice (with labels that
+name the hero and the reason), records events with the right audience, deals damage
+(and the potion a hero ordered to drink when hurt), and finds the order that answers a
+situation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from .. import orders as orderbook
+from ..content import HARM, HEROES, RINGS, parse_spec
+from ..state import Char, State
+
+
+class Ctx:
+    def __init__(self, state: State, items: dict[str, list[dict[str, Any]]],
+                 rng: RngBase) -> None:
+        self.state = state
+        self.items = items
+        self.rng = rng
+        self.events: list[Event] = []
+        self.phase = "turn"
+        self.stopped: set[str] = set()   # heroes whose turn has ended
+        self.looters: set[str] = set()   # heroes who take treasure in the chamber this turn
+
+    # -- basics ------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self.state["turn"]
+
+    def ch(self, seat: str) -> Char:
+        return self.state["chars"][seat]
+
+    def stat(self, seat: str, name: str) -> int:
+        return HEROES[self.ch(seat)["hero"]][name]
+
+    def ability(self, seat: str) -> str:
+        return HEROES[self.ch(seat)["hero"]]["ability"]
+
+    def say(self, seat: str | None, text: str, *, public: bool = False, kind: str = "line",
+            **data: Any) -> None:
+        payload = {"seat": seat, "phase": self.phase, "text": text, **data}
+        audience = None if public or seat is None else (seat,)
+        self.events.append(Event(kind, payload, audience))
+
+    def die(self, seat: str, label: str, sides: int) -> int:
+        return self.rng.die(f"{label}/{seat}", sides)
+
+    # -- orders ------------------------------------------------------------------
+    def answer(self, seat: str, situation: str, facts: dict[str, Any] | None = None,
+               **kw: Any) -> dict[str, Any] | None:
+        ch = self.ch(seat)
+        order = orderbook.answer(self.items.get(seat, []), situation, facts or {}, ch,
+                                 self.turn, **kw)
+        if order is not None and order["op"] == "use" and order["ring"] not in ch["rings"]:
+            return None
+        if order is not None and order["op"] == "drink" and not ch["potion"]:
+            return None
+        return order
+
+    def use_ring(self, seat: str, ring: str, why: str) -> None:
+        self.ch(seat)["rings"].remove(ring)
+        self.say(seat, f"Uses the {RINGS[ring]['name']} {why}.")
+
+    # -- tests and harm ----------------------------------------------------------
+    def check(self, seat: str, label: str, sides: int, target: int, what: str) -> bool:
+        """Roll `sides` needing `target` or less; a failure may be rolled again with the
+        Ring of Luck if an order says so."""
+        roll = self.die(seat, label, sides)
+        ok = roll <= target
+        self.say(seat, f"{what}: d{sides} rolls {roll} against {target} - "
+                       f"{'success' if ok else 'failure'}.", roll=roll)
+        if not ok and "luck" in self.ch(seat)["rings"] and \
+                self.answer(seat, "fail", {}) is not None:
+            self.use_ring(seat, "luck", "to roll again")
+            roll = self.die(seat, label + "/luck", sides)
+            ok = roll <= target
+            self.say(seat, f"{what} again: d{sides} rolls {roll} - "
+                           f"{'success' if ok else 'failure'}.", roll=roll)
+        return ok
+
+    def roll_spec(self, seat: str, spec: str, label: str) -> tuple[int, str]:
+        count, sides, mod = parse_spec(spec)
+        rolls = [self.die(seat, f"{label}#{i + 1}" if count > 1 else label, sides)
+                 for i in range(count)]
+        if isinstance(mod, str):
+            sign = -1 if mod[0] == "-" else 1
+            mod_value = sign * self.stat(seat, mod[1:])
+        else:
+            mod_value = mod
+        total = max(0, sum(rolls) + mod_value)
+        shown = "+".join(str(r) for r in rolls)
+        if rolls and mod_value:
+            shown = f"{shown}{mod_value:+d}"
+        elif not rolls:
+            shown = str(mod_value)
+        return total, shown
+
+    def harm(self, seat: str, source: str, label: str | None = None) -> bool:
+        """Damage from a named source in the harm table; True if the hero still lives."""
+        entry = HARM[source]
+        amount, shown = self.roll_spec(seat, entry["damage"], label or f"harm/{source}")
+        return self.hurt(seat, amount, f"{entry['name']} ({entry['damage']}: {shown})")
+
+    def hurt(self, seat: str, amount: int, cause: str) -> bool:
+        ch = self.ch(seat)
+        if ch["status"] != "in":
+            return False
+        if amount <= 0:
+            self.say(seat, f"{cause[0].upper()}{cause[1:]}: no harm done.")
+            return True
+        ch["life"] = max(0, ch["life"] - amount)
+        self.say(seat, f"{cause[0].upper()}{cause[1:]}: loses {amount} Life "
+                       f"Point{'s' if amount != 1 else ''} ({ch['life']} left).",
+                 damage=amount)
+        if ch["life"] <= 0:
+            self.kill(seat, cause)
+            return False
+        if ch["potion"] and self.answer(seat, "hurt", {}, plain=False) is not None:
+            from .items import drink
+            drink(self, seat)
+        return True
+
+    def heal(self, seat: str, amount: int) -> int:
+        ch = self.ch(seat)
+        gained = max(0, min(amount, ch["max_life"] - ch["life"]))
+        ch["life"] += gained
+        return gained
+
+    def kill(self, seat: str, cause: str) -> None:
+        ch = self.ch(seat)
+        ch["status"] = "dead"
+        ch["life"] = 0
+        ch["pending"] = None
+        ch["spider"] = ch["torch"] = ch["trapdoor"] = False
+        ch["skip"] = 0
+        ch["fate"] = f"perished in {ch['pos']} on turn {self.turn}"
+        self.stopped.add(seat)
+        self.looters.discard(seat)
+        self.say(seat, f"**{ch['name']} has perished in {ch['pos']}** ({cause}).",
+                 public=True, kind="death")
+
+    def escape_dungeon(self, seat: str, tower: str) -> None:
+        ch = self.ch(seat)
+        ch["status"] = "escaped"
+        ch["pos"] = tower
+        ch["pending"] = None
+        ch["spider"] = ch["torch"] = ch["trapdoor"] = False
+        ch["skip"] = 0
+        ch["fate"] = f"escaped through the tower {tower} on turn {self.turn}"
+        self.stopped.add(seat)
+        self.say(seat, f"**{ch['name']} climbs out through the tower at {tower} and has "
+                       f"escaped the dungeon!**", public=True, kind="escape")

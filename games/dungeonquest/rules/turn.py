@@ -1,0 +1,201 @@
+"""One turn, in the rulebook's rhythm: first the decisions that arose last turn, then
+start-of-turn troubles, then everyone's simultaneous movement, the treasure chamber, and
+the sunset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.canonical import clone
+from games.core.orders import choose, compare, merge_standing
+from games.core.rng import RngBase
+from games.core.types import Event, Orders
+
+from ..board import CHAMBER, targets_for, text_map
+from ..content import MONSTERS, RINGS
+from ..orders import value_of
+from ..state import State, active, treasure_total
+from .cards import take_offer
+from .chamber import loot, settle
+from .combat import monster_answers, resolve_monster, spider_answers, spider_choice
+from .context import Ctx
+from .items import start_of_turn
+from .movement import darkness_exit, run_movement
+
+
+def resolve_turn(state: State, orders: dict[str, Orders], rng: RngBase
+                 ) -> tuple[State, list[Event]]:
+    st = clone(state)
+    items: dict[str, list[dict[str, Any]]] = {}
+    missed: list[str] = []
+    for seat in active(st):
+        ch = st["chars"][seat]
+        given = orders.get(seat)
+        given_items = given.items if given is not None else []
+        kept, turn_items = merge_standing(ch["standing"], clone(given_items))
+        if given is None or given.default:
+            missed.append(seat)
+            turn_items = [dict(s) for s in kept] + clone(given_items)
+        ch["standing"] = kept
+        items[seat] = turn_items
+    ctx = Ctx(st, items, rng)
+    started = active(st)
+    turn = st["turn"]
+    ctx.say(None, f"Turn {turn}", public=True, kind="turn", turn=turn, turns=st["turns"],
+            sunset_in=st["turns"] - turn,
+            heroes={s: f"{c['name']} {c['title']}" for s, c in st["chars"].items()})
+    for seat in active(st):
+        set_destination(ctx, seat)
+    for seat in missed:
+        ch = ctx.ch(seat)
+        ctx.phase = "decision" if ch["pending"] else "turn"
+        plan = f"continues toward {ch['destination']}" if ch["destination"] else "stands still"
+        ctx.say(seat, f"{ch['name']} sent no orders this turn and {plan}.", public=True,
+                kind="missed")
+    ctx.phase = "decision"
+    for seat in active(st):
+        if ctx.ch(seat)["pending"]:
+            resolve_pending(ctx, seat)
+    ctx.phase = "turn"
+    for seat in active(st):
+        if seat not in ctx.stopped:
+            start_of_turn(ctx, seat)
+    actions = {}
+    for seat in active(st):
+        if seat not in ctx.stopped:
+            actions[seat] = choose_action(ctx, seat)
+    run_movement(ctx, {s: a for s, a in actions.items() if a is not None})
+    loot(ctx)
+    settle(ctx)
+    end_of_turn(ctx, started)
+    return st, ctx.events
+
+
+def set_destination(ctx: Ctx, seat: str) -> None:
+    ch = ctx.ch(seat)
+    for item in ctx.items[seat]:
+        if "order" in item and item["order"]["op"] == "destination":
+            dest = item["order"]["square"]
+        elif "if" in item and item["if"].get("test") == "compare":
+            order = choose(item, lambda c: compare(c["op"], value_of(c["name"], ch, ctx.turn),
+                                                   c["value"]))
+            if not order or order["op"] != "destination":
+                continue
+            dest = order["square"]
+        else:
+            continue
+        if dest != ch["destination"]:
+            ch["destination"] = dest
+            ctx.say(seat, f"Destination now {dest}." if dest else "Destination cleared.")
+
+
+def resolve_pending(ctx: Ctx, seat: str) -> None:
+    ch = ctx.ch(seat)
+    pending = ch["pending"]
+    ch["pending"] = None
+    kind = pending["type"]
+    if kind == "monster":
+        name = MONSTERS[pending["kind"]]["name"]
+        allowed = monster_answers(ctx, seat, pending["ambush"], pending["no_escape"])
+        order = ctx.answer(seat, "monster", {"what": pending["kind"],
+                                             "ambush": pending["ambush"]}, allowed=allowed)
+        if order is None:
+            order = {"op": "attack" if pending["ambush"] else "wait"}
+            ctx.say(seat, f"No order for the {name}: the GM has {ch['name']} "
+                          f"{'fight' if pending['ambush'] else 'wait and see'}.")
+        ctx.stopped.discard(seat)
+        resolve_monster(ctx, seat, pending, order)
+    elif kind == "spider":
+        order = ctx.answer(seat, "spider", {},
+                           allowed=spider_answers(ctx, seat, pending["no_escape"]))
+        if order is None:
+            order = {"op": "fight"}
+            ctx.say(seat, f"No order for the spider: the GM has {ch['name']} fight it.")
+        spider_choice(ctx, seat, order)
+    else:
+        order = ctx.answer(seat, kind, {})
+        if order is None:
+            order = {"op": "ignore"}
+            ctx.say(seat, f"No order about the {'crypt' if kind == 'crypt' else 'body'}.")
+        take_offer(ctx, seat, kind, order)
+    if ch["pending"] or ch["spider"]:
+        ctx.stopped.add(seat)
+
+
+def choose_action(ctx: Ctx, seat: str) -> dict[str, Any] | None:
+    ch = ctx.ch(seat)
+    cell = ctx.state["board"][ch["pos"]]
+    if cell["kind"] == "darkness":
+        side = darkness_exit(ctx, seat)
+        return {"op": "move", "dirs": [side]} if side else None
+    order = ctx.answer(seat, "action", {})
+    if order is not None:
+        if order["op"] == "move" and order.get("to") and ch["pos"] in targets_for(order["to"]):
+            return {"op": "stay"}
+        return order
+    dest = ch["destination"]
+    if dest and ch["pos"] not in targets_for(dest):
+        return {"op": "move", "to": dest, "auto": True}
+    return {"op": "stay", "auto": True}
+
+
+def end_of_turn(ctx: Ctx, started: list[str]) -> None:
+    st = ctx.state
+    turn = st["turn"]
+    ctx.phase = "end"
+    if turn >= st["turns"]:
+        for seat in active(st):
+            ctx.kill(seat, "night falls and the castle's creatures come for the stragglers")
+    for seat in started:
+        ch = ctx.ch(seat)
+        ctx.say(seat, "status", kind="status", life=ch["life"], max_life=ch["max_life"],
+                treasure=treasure_total(ch), items=len(ch["treasure"]), potion=ch["potion"],
+                rope=ch["rope"], rings=[RINGS[r]["name"] for r in ch["rings"]],
+                arrows=ch["arrows"], pos=ch["pos"], status=ch["status"],
+                destination=ch["destination"], pending=pending_text(ch),
+                troubles=troubles(ch))
+    heroes = {c["pos"]: str(i + 1) for i, (s, c) in enumerate(st["chars"].items())
+              if c["status"] == "in" and c["pos"] not in CHAMBER}
+    ctx.say(None, "map", public=True, kind="map", rows=text_map(st["board"], heroes),
+            chamber=[s for s in active(st) if ctx.ch(s)["pos"] in CHAMBER])
+    st["turn"] = turn + 1
+    if not active(st) or st["turn"] > st["turns"]:
+        st["over"] = True
+        ctx.say(None, "result", public=True, kind="result",
+                scores={s: (treasure_total(c) if c["status"] == "escaped" else None)
+                        for s, c in st["chars"].items()},
+                fates={s: c["fate"] for s, c in st["chars"].items()},
+                winners=winners(st))
+
+
+def winners(st: State) -> list[str]:
+    escaped = {s: treasure_total(c) for s, c in st["chars"].items() if c["status"] == "escaped"}
+    if not escaped:
+        return []
+    best = max(escaped.values())
+    return sorted(s for s, v in escaped.items() if v == best)
+
+
+def pending_text(ch: dict[str, Any]) -> str | None:
+    p = ch["pending"]
+    if not p:
+        return None
+    if p["type"] == "monster":
+        m = MONSTERS[p["kind"]]
+        return f"a {m['name']} ({p['life']} Life Points) faces you in {p['square']}"
+    if p["type"] == "spider":
+        return f"a giant spider drops on you in {p['square']}"
+    return f"a {'crypt' if p['type'] == 'crypt' else 'dead adventurer'} lies in {p['square']}"
+
+
+def troubles(ch: dict[str, Any]) -> list[str]:
+    out = []
+    if ch["torch"]:
+        out.append("torch out")
+    if ch["trapdoor"]:
+        out.append("in a trapdoor pit")
+    if ch["spider"]:
+        out.append("bound by a giant spider")
+    if ch["skip"]:
+        out.append(f"misses {ch['skip']} more turn{'s' if ch['skip'] > 1 else ''}")
+    return out
