@@ -63,7 +63,7 @@ def _roll_table(rolls: list[dict[str, Any]]) -> list[str]:
     for key in catalog.SCORES:
         rows.append(f"| {SCORE_LABELS[key]} | " +
                     " | ".join(str(r["scores"][key]) for r in rolls) + " |")
-    lines = ["", *rows, ""]
+    lines: list[str] = []
     for r in rolls:
         seat = r["seat"]
         if r["stunned"]:
@@ -78,7 +78,7 @@ def _roll_table(rolls: list[dict[str, Any]]) -> list[str]:
             lines.append(f"- {_b(seat)} {deed} (maneuver {r['scores']['maneuver']}).")
         if r["slung"]:
             lines.append(f"- {_b(seat)} needs both hands, so the shield stays slung.")
-    return lines
+    return ["", *rows, "", *lines, *([""] if lines else [])]
 
 
 def _strike(d: dict[str, Any]) -> str:
@@ -108,7 +108,8 @@ def _critical(d: dict[str, Any]) -> str:
     name = catalog.CRITICAL_NAMES[effect]
     lasting = catalog.CRITICAL_LASTING[effect]
     if effect == "bleeding":
-        lasting = f"1 hit point lost in each of the next {_plural(d['turns'], 'turn')}"
+        span = "next turn" if d["turns"] == 1 else f"next {d['turns']} turns"
+        lasting = f"1 hit point lost in each of the {span}"
     if effect == "none":
         return f"  - Damage dice {a} + {b} = {a + b}: no lasting effect."
     return f"  - Damage dice {a} + {b} = {a + b}: **{name}** on {d['defender']} ({lasting})."
@@ -173,7 +174,7 @@ def render(events: list[Event], viewer: str | None) -> str:
             while i < len(events) and events[i].kind == "roll":
                 rolls.append(events[i].data)
                 i += 1
-            out += ["### Combat roll", *_roll_table(rolls), ""]
+            out += ["### Combat roll", *_roll_table(rolls)]
             continue
         elif k == "initiative":
             sc = d["scores"]

@@ -79,6 +79,6 @@ def conditions(fx: dict[str, Any]) -> list[str]:
     if fx["blinded"]:
         out.append(f"blinded x{fx['blinded']}: {3 * fx['blinded']} basic dice fewer")
     for wound in fx["bleeding"]:
-        out.append(f"bleeding: 1 hit point lost in each of the next {wound['turns']} "
-                   f"{'turn' if wound['turns'] == 1 else 'turns'}")
+        span = "next turn" if wound["turns"] == 1 else f"next {wound['turns']} turns"
+        out.append(f"bleeding: 1 hit point lost in each of the {span}")
     return out

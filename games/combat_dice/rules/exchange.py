@@ -118,7 +118,7 @@ def begin(state: State, orders: dict[str, Orders], rng: RngBase
         choice = order["op"] if order else "keep"
         events.append(Event("maneuver", {
             "seat": first, "choice": choice, "maneuvers": _maneuvers(ex),
-            "because": GRAMMAR.render(item) if item else "no order asked for a reroll"}))
+            "because": GRAMMAR.render(item) if item else "no order called for a reroll"}))
         finish(s, ex, choice == "reroll", rng, events)
     else:
         events.append(Event("maneuver", {"seat": None, "choice": None,
