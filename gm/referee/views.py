@@ -1,0 +1,321 @@
+"""Server-rendered referee pages: the GM desk, turn inspector, amend form, disputes, log,
+second opinions and the verify page. Thin: every rule is in actions/disputes/reading.
+
+GM pages send anonymous readers to the login page and refuse other users (403); every
+form posts, the action runs, and the outcome (or its specific error) comes back as a
+message on the page the GM came from.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games.core.types import OrdersInvalid
+from gm.play.errors import ActionError
+from gm.play.models import Game
+
+from . import actions, disputes, patching, reading
+from .models import Dispute
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("gm"), pk=pk)
+
+
+def _gm_game(request: HttpRequest, pk: int) -> Game:
+    game = _game(pk)
+    if not game.is_gm(request.user):
+        raise PermissionDenied("only this game's GM, a co-GM or a site admin can use the GM desk")
+    return game
+
+
+def _back(request: HttpRequest, game: Game) -> HttpResponseRedirect:
+    """Return to the page the form came from, if it is one of this game's pages."""
+    target = request.POST.get("next", "")
+    if not target.startswith(f"/games/{game.pk}/") or "//" in target:
+        target = f"/games/{game.pk}/gm/"
+    return redirect(target)
+
+
+def _int(data, name: str, default: int | None = None) -> int | None:
+    raw = (data.get(name) or "").strip()
+    if not raw:
+        if default is None:
+            raise ActionError(f"{name} is required")
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ActionError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def _json_value(raw: str) -> Any:
+    raw = raw.strip()
+    if raw == "":
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        raise ActionError(f"{raw!r} is not a number or a list of numbers") from None
+
+
+def _user(username: str):
+    user = get_user_model().objects.filter(username=(username or "").strip()).first()
+    if user is None:
+        raise ActionError(f"there is no user {username!r}")
+    return user
+
+
+def _lines(text: str, sep: str) -> list[tuple[str, str]]:
+    out = []
+    for number, line in enumerate((text or "").splitlines(), 1):
+        if not line.strip():
+            continue
+        if sep not in line:
+            raise ActionError(f"line {number}: write it as <what> {sep} <value>")
+        key, value = line.split(sep, 1)
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+# --- the GM desk -----------------------------------------------------------------------
+@login_required
+def desk(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _gm_game(request, pk)
+    data = reading.overview(game, request.user)
+    return render(request, "referee/desk.html", {
+        "game": game, "o": data, "turn": game.current_turn(),
+        "state_json": json.dumps(data["state"], indent=2, sort_keys=True),
+        "disputes": disputes.visible_disputes(game), "modes": game.seats.model.Mode.choices})
+
+
+POWERS = {
+    "pause": lambda g, u, r, p: actions.pause(g, u, r) and "The game is paused.",
+    "resume": lambda g, u, r, p: actions.resume(g, u, r) and "The game is running again.",
+    "extend": lambda g, u, r, p: actions.extend_deadline(
+        g, u, r, hours=_int(p, "hours", 0), minutes=_int(p, "minutes", 0))
+    and "The deadline was moved.",
+    "force": lambda g, u, r, p: actions.force_resolution(g, u, r)
+    and "The turn is being resolved.",
+    "hold": lambda g, u, r, p: actions.set_hold(g, u, r, p.get("hold") == "1")
+    and "Review mode changed.",
+    "release": lambda g, u, r, p: actions.release(g, u, r) and "The report is out.",
+    "rerun": lambda g, u, r, p: "Rerun: " + json.dumps(
+        actions.rerun_from(g, u, r, _int(p, "turn")).to_json()),
+    "rollback": lambda g, u, r, p: actions.rollback_to(g, u, r, _int(p, "turn"))
+    and "Rolled back; the turn is open for orders.",
+    "seat-mode": lambda g, u, r, p: actions.set_seat_mode(g, u, r, p.get("seat", ""),
+                                                          p.get("mode", ""))
+    and "Seat mode changed.",
+    "seat-user": lambda g, u, r, p: actions.replace_player(g, u, r, p.get("seat", ""),
+                                                           _user(p.get("username", "")))
+    and "The seat has a new player.",
+    "co-gm": lambda g, u, r, p: "Co-GMs: " + (", ".join(actions.set_co_gm(
+        g, u, r, p.get("username", "").strip(), p.get("add") == "1")) or "none"),
+    "orders": lambda g, u, r, p: actions.replace_orders(
+        g, u, r, p.get("seat", ""), p.get("text", ""),
+        turn_number=_int(p, "turn", 0) or None) and "Orders replaced.",
+    "dice": lambda g, u, r, p: "Die fixed; rerun: " + json.dumps(actions.fix_die(
+        g, u, r, _int(p, "turn"), _int(p, "index"), _json_value(p.get("value", ""))).to_json()),
+}
+
+
+@login_required
+@require_POST
+def power(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    game = _gm_game(request, pk)
+    run = POWERS.get(name)
+    if run is None:
+        raise PermissionDenied(f"unknown GM power {name!r}")
+    try:
+        done = run(game, request.user, request.POST.get("reason", ""), request.POST)
+        messages.success(request, done if isinstance(done, str) else "Done.")
+    except OrdersInvalid as exc:
+        messages.error(request, "Orders not accepted: " + "; ".join(str(e) for e in exc.errors))
+    except ActionError as exc:
+        messages.error(request, exc.message)
+    return _back(request, game)
+
+
+@login_required
+def turn_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = _gm_game(request, pk)
+    try:
+        versions = reading.turn_detail(game, request.user, number)
+    except ActionError as exc:
+        raise PermissionDenied(exc.message) from None
+    for v in versions:
+        if v["record"]:
+            for key in ("state_before", "state_after"):
+                v["record"][key + "_json"] = json.dumps(v["record"][key], indent=2,
+                                                        sort_keys=True)
+    return render(request, "referee/turn.html", {
+        "game": game, "number": number, "versions": versions,
+        "seats": list(game.seats.order_by("id").values_list("name", flat=True))})
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+@login_required
+def amend(request: HttpRequest, pk: int) -> HttpResponse:
+    """One typed field per state value; the changed ones become the amendment's patch.
+
+    With ?turn=N for a resolved turn N, the form shows the state N started from and the
+    change is applied by rerunning from N.
+    """
+    game = _gm_game(request, pk)
+    source = request.POST if request.method == "POST" else request.GET
+    current = game.current_turn()
+    try:
+        number = _int(source, "turn", current.number if current else 0)
+    except ActionError:
+        number = current.number if current else 0
+    record = game.records.filter(superseded=False, number=number).first()
+    state = record.state_before if record else game.state
+    fields = patching.fields(state) if state is not None else []
+    for f in fields:
+        f["shown"] = _shown(f["value"])
+    if request.method == "POST":
+        changes = [{"path": f["path"], "value": request.POST.get("f" + f["path"])}
+                   for f in fields
+                   if request.POST.get("f" + f["path"]) not in (None, f["shown"])]
+        reason = request.POST.get("reason", "")
+        try:
+            if not changes:
+                raise ActionError("nothing changed: edit at least one value")
+            if record is not None:
+                result = actions.rerun_from(game, request.user, reason, number, changes=changes)
+                messages.success(request, f"Amended before turn {number} and rerun: "
+                                          f"{json.dumps(result.to_json())}")
+            else:
+                result = actions.amend_state(game, request.user, reason, changes)
+                messages.success(request, f"Amendment {result['version']} applied "
+                                          f"({len(result['patch'])} values).")
+            return redirect(f"/games/{game.pk}/gm/")
+        except ActionError as exc:
+            messages.error(request, exc.message)
+            posted = {f["path"]: request.POST.get("f" + f["path"], f["shown"]) for f in fields}
+            for f in fields:
+                f["shown"] = posted[f["path"]]
+    turns = [t for t in game.turns.filter(superseded=False).order_by("number")]
+    return render(request, "referee/amend.html", {
+        "game": game, "fields": fields, "number": number, "rerun": record is not None,
+        "turns": turns, "reason": request.POST.get("reason", "")})
+
+
+# --- public log ---------------------------------------------------------------------------
+def log_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    entries = reading.log_entries(game, request.user)
+    for e in entries:
+        if "private" in e:
+            e["private_json"] = json.dumps(e["private"], indent=1, sort_keys=True, default=str)
+    return render(request, "referee/log.html", {"game": game, "entries": entries,
+                                                "is_gm": game.is_gm(request.user)})
+
+
+# --- disputes -------------------------------------------------------------------------------
+def disputes_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"/login/?next=/games/{game.pk}/disputes/")
+        try:
+            d = disputes.file_dispute(game, request.user, _int(request.POST, "turn"),
+                                      request.POST.get("text", ""))
+            messages.success(request, f"Dispute #{d.pk} filed; the GM has been told.")
+            return redirect(f"/games/{game.pk}/disputes/{d.pk}/")
+        except ActionError as exc:
+            messages.error(request, exc.message)
+    rows = [disputes.dispute_json(d, request.user) for d in disputes.visible_disputes(game)]
+    turns = list(game.records.filter(superseded=False, published=True).order_by("number")
+                 .values_list("number", flat=True))
+    return render(request, "referee/disputes.html", {
+        "game": game, "rows": rows, "turns": turns, "seat": game.seat_of(request.user),
+        "text": request.POST.get("text", "")})
+
+
+def dispute_page(request: HttpRequest, pk: int, dispute_id: int) -> HttpResponse:
+    game = _game(pk)
+    dispute = get_object_or_404(Dispute.objects.select_related("record", "seat"), game=game,
+                                pk=dispute_id)
+    is_gm = game.is_gm(request.user)
+    if request.method == "POST":
+        try:
+            done = _dispute_post(request, dispute)
+            messages.success(request, done)
+        except OrdersInvalid as exc:
+            messages.error(request, "Orders not accepted: " + "; ".join(map(str, exc.errors)))
+        except ActionError as exc:
+            messages.error(request, exc.message)
+        return redirect(f"/games/{game.pk}/disputes/{dispute.pk}/")
+    rec = dispute.record
+    return render(request, "referee/dispute.html", {
+        "game": game, "d": dispute, "data": disputes.dispute_json(dispute, request.user),
+        "is_gm": is_gm, "record": rec if is_gm else None,
+        "before_json": json.dumps(rec.state_before, indent=2, sort_keys=True) if is_gm else "",
+        "after_json": json.dumps(rec.state_after, indent=2, sort_keys=True) if is_gm else "",
+        "seat": game.seat_of(request.user),
+        "can_opine": disputes.can_give_opinion(dispute, request.user),
+        "seats": list(game.seats.order_by("id").values_list("name", flat=True))})
+
+
+def _dispute_post(request: HttpRequest, dispute: Dispute) -> str:
+    if not request.user.is_authenticated:
+        raise ActionError("log in first")
+    what = request.POST.get("do")
+    p = request.POST
+    if what == "rule":
+        correction: dict[str, Any] = {}
+        if p.get("upheld") == "1":
+            correction = {
+                "turn": _int(p, "turn", dispute.turn_number),
+                "changes": [{"path": k, "value": v} for k, v in _lines(p.get("changes"), "=")],
+                "overrides": {k: _json_value(v) for k, v in _lines(p.get("dice"), "=")} or None,
+                "orders": {s: p.get("orders-" + s) for s in
+                           dispute.game.seats.values_list("name", flat=True)
+                           if (p.get("orders-" + s) or "").strip()}}
+        disputes.rule(dispute, request.user, upheld=p.get("upheld") == "1",
+                      reasons=p.get("reasons", ""), correction=correction or None)
+        return "Ruling recorded; every seat is notified."
+    if what == "ask":
+        disputes.request_second_opinion(dispute, request.user, p.get("text", ""))
+        return "A second opinion was requested from the site's GMs."
+    if what == "opine":
+        disputes.give_second_opinion(dispute, request.user, p.get("text", ""))
+        return "Thank you: your opinion is posted."
+    raise ActionError("unknown request")
+
+
+@login_required
+def opinions_page(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_staff:
+        raise PermissionDenied("second opinions are given by the site's GMs (staff)")
+    return render(request, "referee/opinions.html",
+                  {"rows": disputes.pending_opinions(request.user)})
+
+
+# --- verify ------------------------------------------------------------------------------
+def verify_page(request: HttpRequest) -> HttpResponse:
+    """Upload an export; the server replays it with games.core.verify and shows the verdict."""
+    verdict = None
+    if request.method == "POST":
+        upload = request.FILES.get("export")
+        if upload is None:
+            messages.error(request, "choose an export file (GET /api/games/<id>/export/)")
+        else:
+            verdict = reading.verify_upload(upload.read(reading.VERIFY_MAX_BYTES + 1))
+    return render(request, "referee/verify.html", {"verdict": verdict})

@@ -1,0 +1,147 @@
+"""The referee's web pages: GM desk and powers, amend form, turn inspector, log, disputes,
+verify."""
+
+import copy
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from gm.play import actions as play
+from gm.play.models import Game
+from gm.referee import actions
+
+
+def client_for(user=None):
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def played(race, play_turn):
+    play_turn(race, {"P1": "MOVE 2", "P2": "MOVE 1"})
+    return race
+
+
+def test_desk_is_for_gms_only(race, gm_user, co_gm, players):
+    url = f"/games/{race.pk}/gm/"
+    r = client_for().get(url)
+    assert r.status_code == 302 and "/login/" in r["Location"]
+    assert client_for(players[0]).get(url).status_code == 403
+    for user in (gm_user, co_gm):
+        r = client_for(user).get(url)
+        assert r.status_code == 200
+        assert b"GM desk" in r.content and b"&quot;energy&quot;" in r.content
+
+
+def test_power_forms(race, gm_user, players):
+    url = f"/games/{race.pk}/gm/do/pause/"
+    assert client_for(players[0]).post(url, {"reason": "x"}).status_code == 403
+    r = client_for(gm_user).post(url, {"reason": ""}, follow=True)
+    assert b"give a reason" in r.content
+    assert Game.objects.get(pk=race.pk).status == Game.Status.RUNNING
+    r = client_for(gm_user).post(url, {"reason": "lunch"}, follow=True)
+    assert r.redirect_chain[-1][0] == f"/games/{race.pk}/gm/"
+    assert b"The game is paused." in r.content
+    assert Game.objects.get(pk=race.pk).status == Game.Status.PAUSED
+    r = client_for(gm_user).post(f"/games/{race.pk}/gm/do/resume/", {"reason": "back"},
+                                 follow=True)
+    assert Game.objects.get(pk=race.pk).status == Game.Status.RUNNING
+
+
+def test_amend_form_on_the_open_turn(race, gm_user):
+    url = f"/games/{race.pk}/gm/amend/"
+    r = client_for(gm_user).get(url)
+    assert b'name="f/energy/P1" value="9"' in r.content
+    r = client_for(gm_user).post(url, {"turn": "1", "f/energy/P1": "5", "f/pos/P1": "0",
+                                       "reason": "penalty"}, follow=True)
+    assert b"Amendment 1 applied (1 values)" in r.content
+    race.refresh_from_db()
+    assert race.state["energy"]["P1"] == 5
+    r = client_for(gm_user).post(url, {"turn": "1", "f/energy/P1": "-3", "reason": "bad"})
+    assert r.status_code == 200
+    assert b"P1 has negative energy" in r.content and b'value="-3"' in r.content
+
+
+def test_amend_form_on_a_resolved_turn_reruns(played, gm_user):
+    old = played.state["pos"]["P2"]
+    r = client_for(gm_user).post(f"/games/{played.pk}/gm/amend/",
+                                 {"turn": "1", "f/pos/P2": "2", "reason": "head start"},
+                                 follow=True)
+    assert b"Amended before turn 1 and rerun" in r.content
+    played.refresh_from_db()
+    assert played.state["pos"]["P2"] == old + 2
+
+
+def test_turn_inspector_and_die_fix_form(played, gm_user, players):
+    url = f"/games/{played.pk}/gm/turns/1/"
+    assert client_for(players[1]).get(url).status_code == 403
+    r = client_for(gm_user).get(url)
+    assert b"boost/P1" in r.content and b"MOVE 2" in r.content
+    r = client_for(gm_user).post(f"/games/{played.pk}/gm/do/dice/", {
+        "turn": "1", "index": "0", "value": "6", "reason": "cocked die", "next": url},
+        follow=True)
+    assert r.redirect_chain[-1][0] == url
+    assert b"Die fixed" in r.content and b"Superseded version" in r.content
+    assert played.records.get(superseded=False, number=1).draws[0]["result"] == 6
+
+
+def test_log_shows_players_only_the_public_part(played, gm_user, players):
+    actions.amend_state(played, gm_user, "fixing a slip", [{"path": "/pos/P1", "value": 40}])
+    url = f"/games/{played.pk}/log/"
+    r = client_for(players[0]).get(url)
+    assert b"amended the game state before turn 2" in r.content
+    assert b"fixing a slip" in r.content
+    assert b"/pos/P1" not in r.content and b"GM only" not in r.content
+    r = client_for(gm_user).get(url)
+    assert b"/pos/P1" in r.content and b"GM only" in r.content
+    assert client_for().get(url).status_code == 200
+
+
+def test_dispute_pages_from_filing_to_ruling(played, gm_user, players):
+    alice, bob = players[0], players[1]
+    r = client_for(bob).post(f"/games/{played.pk}/disputes/",
+                             {"turn": "1", "text": "I should be at 4"}, follow=True)
+    assert b"Dispute #" in r.content and b"I should be at 4" in r.content
+    d = played.disputes.get()
+    url = f"/games/{played.pk}/disputes/{d.pk}/"
+    r = client_for(alice).get(url)
+    assert b"I should be at 4" not in r.content and b"frozen-record" not in r.content
+    r = client_for(gm_user).get(url)
+    assert b"I should be at 4" in r.content and b"frozen-record" in r.content
+    assert b"boost/P2" in r.content
+    r = client_for(alice).post(url, {"do": "rule", "upheld": "0", "reasons": "no"}, follow=True)
+    assert b"only this game" in r.content
+    r = client_for(gm_user).post(url, {"do": "rule", "upheld": "1", "turn": "1",
+                                       "changes": "/pos/P2 = 4", "reasons": "Agreed."},
+                                 follow=True)
+    assert b"Ruling recorded" in r.content
+    d.refresh_from_db()
+    assert d.status == "upheld"
+    r = client_for(alice).get(f"/games/{played.pk}/log/")
+    assert b"upheld dispute #" in r.content and b"Agreed." in r.content
+
+
+def test_verify_page(make_game, play_turn, gm_user):
+    game = make_game("toy_race", 2, options={"rounds": 2})
+    play_turn(game, {"P1": "MOVE 1", "P2": "MOVE 2"})
+    actions.fix_die(game, gm_user, "table fell", 1, 1, 6)
+    play_turn(game, {"P1": "MOVE 1", "P2": "MOVE 2"})
+    export = play.export_game(Game.objects.get(pk=game.pk))
+
+    def upload(record):
+        f = SimpleUploadedFile("export.json", json.dumps(record).encode(), "application/json")
+        return client_for().post("/verify/", {"export": f})
+
+    r = upload(export)
+    assert b"Verified: 2 turns replayed" in r.content
+    assert b"turn 1: draw 1 set to 6 by the GM" in r.content
+    bad = copy.deepcopy(export)
+    bad["turns"][1]["orders"]["P2"]["items"] = [3]
+    r = upload(bad)
+    assert b"Mismatch" in r.content
+    assert b"turn 2: state after the turn does not match its hash" in r.content
+    assert client_for().get("/verify/").status_code == 200
