@@ -115,6 +115,9 @@ def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
     chosen: list[catalog.Item] = []
     for words in _split_items(tokens):
         item = catalog.find_item(words)
+        if item is None and catalog.name_key(words) in ("SPELLCHARM", "CHARM", "SPELL"):
+            raise OrderSyntax("spell charms are not offered: the rulebook describes no "
+                              "spells to put in them", "take a weapon, armour or shield")
         if item is None:
             raise OrderSyntax(f"unknown item {words!r}", catalog.item_hint(words))
         chosen.append(item)

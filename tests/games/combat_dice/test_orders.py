@@ -80,6 +80,7 @@ def test_accepted(where, text, canonical):
     ("basic-arming", "EQUIP HEAVY ARMOR, LIGHT ARMOR", 1, "two armours",
      "at most one armour"),
     ("basic-arming", "EQUIP SWORD, SWORD", 1, "listed twice", ""),
+    ("basic-arming", "EQUIP SWORD, SPELL CHARM", 1, "spell charms are not offered", ""),
     ("basic-arming", "EQUIP SWORD, NO SHIELD, LARGE SHIELD", 1, "contradicts", ""),
     ("basic-arming", "EQUIP", 1, "needs the items", "EQUIP SWORD"),
     ("basic-arming", "REROLL", 0, "EQUIP order", ""),
