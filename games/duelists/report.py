@@ -22,6 +22,12 @@ def _who(seat: str, viewer: str | None) -> str:
     return f"**{seat}** (you)" if seat == viewer else f"**{seat}**"
 
 
+def _whose(seat: str, viewer: str | None, start: bool = False) -> str:
+    if seat == viewer:
+        return "Your" if start else "your"
+    return f"**{seat}**'s"
+
+
 def _list(items: list[Any]) -> str:
     return ", ".join(str(i) for i in items) if items else "nothing"
 
@@ -85,7 +91,7 @@ def _turn(d: dict[str, Any], v: str | None) -> str:
 
 def _discarded(d: dict[str, Any], v: str | None) -> str:
     token = " and its Defended! token returns to the reserve" if d["token"] else ""
-    return f"- {_who(d['seat'], v)} discards the left-most card, {d['card']}{token}."
+    return f"- {_who(d['seat'], v)} discards the left-most card, {d['card']}{',' if token else ''}{token}."
 
 
 def _reshuffle(d: dict[str, Any], v: str | None) -> str:
@@ -95,18 +101,19 @@ def _reshuffle(d: dict[str, Any], v: str | None) -> str:
 
 def _revealed(d: dict[str, Any], v: str | None) -> str:
     why = WHY_REVEAL.get(d["why"], "is revealed")
-    return f"- {_who(d['seat'], v)}'s {POSITION.get(d['pos'], 'queued')} card, **{d['card']}**, {why}."
+    return f"- {_whose(d['seat'], v, True)} {POSITION.get(d['pos'], 'queued')} card, **{d['card']}**, {why}."
 
 
 def _armor_revealed(d: dict[str, Any], v: str | None) -> str:
-    return (f"- {_who(d['seat'], v)}'s {POSITION.get(d['pos'], 'queued')} card is Armor: "
+    return (f"- {_whose(d['seat'], v, True)} {POSITION.get(d['pos'], 'queued')} card is Armor: "
             f"exhausted and replaced from the top of the deck.")
 
 
 def _attacks(d: dict[str, Any], v: str | None) -> str:
     if not d["attacks"]:
         return f"- {d['card']} carries no attack: no attack this turn."
-    return f"- {d['card']} attacks with {' then '.join(d['attacks'])}."
+    borrowed = f" (borrowing {d['borrowed']}'s attack)" if d.get("borrowed") else ""
+    return f"- {d['card']}{borrowed} attacks with {' then '.join(d['attacks'])}."
 
 
 def _planned(d: dict[str, Any], v: str | None) -> str:
@@ -193,7 +200,8 @@ def _defaulted(d: dict[str, Any], v: str | None) -> str:
 
 
 def _default_text(d: dict[str, Any], v: str | None) -> str:
-    return f"- Default orders for {_who(d['seat'], v)}: `{d['text']}`."
+    text = "; ".join(d["text"].splitlines()) or "(none)"
+    return f"- Default orders for {_who(d['seat'], v)}: `{text}`."
 
 
 _HANDLERS: dict[str, Callable[[dict[str, Any], str | None], str]] = {

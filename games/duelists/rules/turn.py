@@ -35,8 +35,10 @@ def start_turn(state: State, seat: str, first: bool, rng: RngBase,
     state["turn"] = {"number": state["number"], "attacker": seat, "defender": other(state, seat),
                      "first": first, "planned": first, "attacks": attacks, "index": 0,
                      "cur": None, "orders": {seat: empty(), other(state, seat): empty()}}
-    events.append(Event("attacks", {"seat": seat, "card": cards.name(p["queue"][0]["card"]),
-                                    "attacks": [attack.label(a) for a in attacks]}))
+    events.append(Event("attacks", {
+        "seat": seat, "card": cards.name(p["queue"][0]["card"]),
+        "borrowed": cards.name(attacks[0]["source"]) if attacks and attacks[0]["via"] else None,
+        "attacks": [attack.label(a) for a in attacks]}))
     owing = {}
     if not first or attacks:
         owing[seat] = "turn"
