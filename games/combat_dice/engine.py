@@ -185,8 +185,10 @@ class CombatDice(Engine):
             lines.append(pick(pool))
         # A random player tires of a long duel: this keeps the suite's games short
         # while still reaching knock-outs, deaths, draws and the turn limit.
-        if pick(range(24)) == 0:
-            lines.append(pick(["YIELD", "IF HP < FOE_HP THEN YIELD", "IF TURN > 5 THEN YIELD"]))
+        if pick(range(30)) == 0:
+            lines.append("YIELD")
+        elif pick(range(10)) == 0:
+            lines.append(pick(["IF HP < FOE_HP THEN YIELD", "IF TURN > 8 AND HP < 5 THEN YIELD"]))
         return "\n".join(_drop_clashes(lines))
 
     def _random_arming(self, fighter: dict[str, Any], pick: Pick) -> list[str]:
