@@ -15,13 +15,13 @@ from games.core.canonical import clone
 from games.core.engine import Engine, Option, Pick
 from games.core.orders import merge_standing
 from games.core.rng import RngBase
-from games.core.types import Decision, Event, Orders
+from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
 from . import catalog
 from . import orders as order_lang
 from .report import render
 from .rules import criticals, exchange
-from .state import foe, invariants, new_fighter, usable_weapons
+from .state import invariants, new_fighter, usable_weapons
 
 State = dict[str, Any]
 
@@ -82,7 +82,6 @@ class CombatDice(Engine):
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
         if state["phase"] == "over":
-            from games.core.types import OrderError, OrdersInvalid
             raise OrdersInvalid([OrderError(0, "the fight is over")])
         return order_lang.parse(state, seat, text)
 
@@ -252,4 +251,3 @@ def _drop_clashes(lines: list[str]) -> list[str]:
 
 
 ENGINE = CombatDice()
-__all__ = ["ENGINE", "CombatDice", "foe"]

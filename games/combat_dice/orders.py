@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from games.core.orders import Grammar, OrderSyntax, order_lines, suggest
+from games.core.orders import Grammar, OrderSyntax, compare, order_lines, suggest
 from games.core.types import OrderError, Orders, OrdersInvalid
 
 from . import catalog
@@ -372,8 +372,6 @@ def condition_values(state: dict[str, Any], seat: str,
 
 
 def holds(cond: dict[str, Any], values: dict[str, int]) -> bool:
-    from games.core.orders import compare
-
     def value(v: int | str) -> int:
         return v if isinstance(v, int) else values[v]
 

@@ -132,3 +132,11 @@ def test_the_game_ends_with_a_result_and_no_decision():
     state, _ = turn(state, [], p1="YIELD")
     assert ENGINE.decision(state) is None
     assert ENGINE.result(state) == {"winners": ["P2"], "summary": "P2 wins: P1 yielded"}
+
+
+def test_no_orders_after_the_end():
+    from games.core.types import OrdersInvalid
+    state, _ = turn(armed(), [], p1="YIELD", p2="YIELD")
+    assert ENGINE.result(state)["summary"] == "both yield: a draw"
+    with pytest.raises(OrdersInvalid, match="the fight is over"):
+        ENGINE.parse_orders(state, "P1", "KEEP")
