@@ -34,7 +34,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
 
 
 class OrdersSerializer(serializers.Serializer):
-    text = serializers.CharField(allow_blank=False, max_length=20000, trim_whitespace=False)
+    text = serializers.CharField(allow_blank=True, max_length=20000, trim_whitespace=False)
 
 
 class PostSerializer(serializers.ModelSerializer):

@@ -9,12 +9,13 @@ from .stack import BROKER_URL, Worker, purge_broker
 
 
 @pytest.fixture
-def real_broker(transactional_db):
+def real_broker(transactional_db, settings):
     """Switch this process from eager tasks to the real broker for one test."""
     if connection.vendor != "postgresql":
         pytest.skip("integration tests run on PostgreSQL (set DATABASE_URL)")
     from gm.celery import app
 
+    settings.GM_RESOLVE_LEASE_SECONDS = 3  # the sweep re-queues abandoned claims quickly
     saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url")}
     app.conf.update(task_always_eager=False, broker_url=BROKER_URL,
                     broker_transport_options={"visibility_timeout": 5})
@@ -36,3 +37,6 @@ def workers(real_broker, tmp_path):
     yield start
     for worker in started:
         worker.stop()
+    with connection.cursor() as cur:  # backends of killed workers must not outlive the test
+        cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
