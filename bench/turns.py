@@ -1,0 +1,424 @@
+"""Turn-resolution benchmark: Combat Dice games through the real stack, against a floor.
+
+    .venv/bin/python bench/turns.py --games 100 --concurrency 50
+
+What it does (see bench/README.md for how to read the figures):
+
+1. creates a fresh PostgreSQL database, migrates it, and starts ONE `celery -A gm worker`
+   process (solo pool) on a private queue of a Redis broker;
+2. plays --games Combat Dice games, --concurrency of them at a time, in waves. In each
+   wave this process submits random legal orders (engine.bot_orders) for every open turn
+   through gm.play.actions.submit_orders, the function the API and web form call; then
+   moves those turns' deadlines to "now" and runs gm.play.actions.sweep_deadlines (what
+   beat runs): every turn is claimed and its resolve task queued at the same instant.
+   The worker resolves them (engine, turn record, reports, thread post, next turn, mail
+   notices). The wave is over when every turn is stored and the broker queue is empty
+   with nothing unacknowledged: the worker is idle. Only that span, deadline to idle,
+   counts as worker time;
+3. measures a floor in the same database: the minimal raw-SQL work one turn needs (claim,
+   read state and orders, insert the record, update the game, insert the reports, close
+   the turn, insert the next one), run with psycopg directly on the very payloads the
+   run produced;
+4. prints turns/s, p50/p95 from deadline to report stored (the next turn is inserted in
+   the same transaction as the reports, so its `opened` time is when they were stored),
+   the floor, and the ratio. Figures only: nothing is asserted.
+
+Needs PostgreSQL and Redis (for the idle check). Nothing here is part of the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+TARGET_TURNS_PER_SECOND = 100.0
+TARGET_FLOOR_RATIO = 3.0
+
+
+# --- setup ---------------------------------------------------------------------------------
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=int, default=100, help="games played in all")
+    p.add_argument("--concurrency", type=int, default=50,
+                   help="games in play at once (= turns queued per wave)")
+    p.add_argument("--database-url", default=os.environ.get(
+        "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"),
+        help="a database that is DROPPED and re-created")
+    p.add_argument("--broker-url", default=os.environ.get(
+        "GM_BENCH_BROKER_URL", "redis://127.0.0.1:6379/6"),
+        help="a Redis database used only by the benchmark")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random orders")
+    p.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    p.add_argument("--async-commit", action="store_true",
+                   help="ALTER DATABASE ... SET synchronous_commit = off (both the stack "
+                        "and the floor): shows the cost without waiting for WAL flushes")
+    return p.parse_args(argv)
+
+
+def admin_conninfo(url: str) -> tuple[str, str]:
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+        raise SystemExit(f"refusing to create/drop a database named {name!r}")
+    return urllib.parse.urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
+
+
+def recreate_database(url: str, *, drop_only: bool = False, async_commit: bool = False
+                      ) -> None:
+    import psycopg
+    from psycopg import sql
+
+    conninfo, name = admin_conninfo(url)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+            sql.Identifier(name)))
+        if not drop_only:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            if async_commit:
+                conn.execute(sql.SQL("ALTER DATABASE {} SET synchronous_commit = off").format(
+                    sql.Identifier(name)))
+
+
+def service_env(args: argparse.Namespace, queue: str, var_dir: str) -> dict[str, str]:
+    """Production-like settings shared by this process and the worker."""
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "gm.settings", "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(64), "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": args.database_url, "CELERY_BROKER_URL": args.broker_url,
+        "CELERY_QUEUE": queue, "EMAIL_URL": "dummymail://", "GM_VAR_DIR": var_dir,
+        "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+class Worker:
+    """One `celery -A gm worker` process (solo pool: one process does all the work)."""
+
+    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+        self.log_path = log_path
+        with open(log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                [str(BIN / "celery"), "-A", "gm", "worker", "--pool=solo", "--loglevel=INFO",
+                 "--hostname=bench@%h", "--without-mingle", "--without-gossip"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the worker exited:\n{self.log()[-3000:]}")
+            if " ready." in self.log():
+                return
+            time.sleep(0.1)
+        raise SystemExit("the worker did not become ready")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=5)
+
+    def task_seconds(self, task: str) -> list[float]:
+        return [float(m) for m in re.findall(
+            rf"Task {re.escape(task)}\[[^\]]+\] succeeded in ([0-9.e-]+)s", self.log())]
+
+
+# --- the run ---------------------------------------------------------------------------------
+@dataclass
+class Results:
+    turns: int = 0
+    games_finished: int = 0
+    busy_seconds: float = 0.0           # sum over waves of deadline -> worker idle
+    wall_seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)   # deadline -> report stored
+    waves: int = 0
+    invalid_orders: int = 0
+
+
+def play(args: argparse.Namespace, queue: str) -> Results:
+    """Drive the games wave by wave; the worker does every resolution."""
+    import redis
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.core import registry
+    from games.core.types import OrdersInvalid
+    from gm.play import actions
+    from gm.play.models import Game, Submission, Turn
+
+    engine = registry.get("combat_dice")
+    users = get_user_model()
+    gm_user = users.objects.create_user("bench_gm", "bench_gm@example.org", "x" * 20)
+    players = [users.objects.create_user(f"bench_p{i}", f"bench_p{i}@example.org", "x" * 20)
+               for i in (1, 2)]
+    broker = redis.Redis.from_url(args.broker_url)
+    rng = random.Random(args.seed)
+    res = Results()
+    active: list[int] = []
+    created = 0
+    started = time.perf_counter()
+
+    def new_game() -> int:
+        game = actions.create_game(gm_user, ruleset="combat_dice", title=f"Bench {created}",
+                                   turn_hours=48, process_early=False)
+        for user in players:
+            actions.join_game(game, user)
+        return actions.start_game(game, gm_user, entropy=rng.randbytes(32)).pk
+
+    while active or created < args.games:
+        while len(active) < args.concurrency and created < args.games:
+            active.append(new_game())
+            created += 1
+        turn_ids: list[int] = []
+        for game in Game.objects.filter(pk__in=active):
+            turn = game.current_turn()
+            state = engine.from_json(game.state)
+            for seat in game.seats.filter(name__in=turn.owing):
+                text = engine.bot_orders(state, seat.name, rng.choice)
+                try:
+                    actions.submit_orders(game, seat, text, source=Submission.Source.API)
+                except OrdersInvalid:
+                    res.invalid_orders += 1  # the seat plays its default orders
+            turn_ids.append(turn.pk)
+        drain_queue(broker, queue)  # mail from the order phase is not the wave's work
+        deadline = timezone.now()
+        t0 = time.perf_counter()
+        Turn.objects.filter(pk__in=turn_ids).update(deadline=deadline)
+        claimed = actions.sweep_deadlines(deadline)
+        assert sorted(claimed) == sorted(turn_ids), "the sweep missed due turns"
+        while Turn.objects.filter(pk__in=turn_ids).exclude(
+                status=Turn.Status.RESOLVED).exists():
+            time.sleep(0.002)
+        drain_queue(broker, queue)
+        res.busy_seconds += time.perf_counter() - t0
+        res.waves += 1
+        res.turns += len(turn_ids)
+        stored = dict(Turn.objects.filter(game_id__in=active, number__gt=1,
+                                          opened__gte=deadline)
+                      .values_list("game_id", "opened"))
+        for game in Game.objects.filter(pk__in=active):
+            at = game.finished if game.status == Game.Status.FINISHED else stored[game.pk]
+            res.latencies.append((at - deadline).total_seconds())
+        done = set(Game.objects.filter(pk__in=active, status=Game.Status.FINISHED)
+                   .values_list("pk", flat=True))
+        res.games_finished += len(done)
+        active = [g for g in active if g not in done]
+    res.wall_seconds = time.perf_counter() - started
+    return res
+
+
+def drain_queue(broker: Any, queue: str, timeout: float = 120) -> None:
+    """Wait until the worker is idle: nothing queued, nothing delivered but unacknowledged
+    (acks_late: a message stays in 'unacked' until its task has finished)."""
+    end = time.monotonic() + timeout
+    while broker.llen(queue) or broker.hlen("unacked"):
+        if time.monotonic() > end:
+            raise SystemExit("the worker did not drain the queue in time")
+        time.sleep(0.002)
+
+
+# --- the floor -------------------------------------------------------------------------------
+FLOOR_SCHEMA = """
+CREATE TABLE floor_game (id bigint PRIMARY KEY, state jsonb, state_hash varchar(64));
+CREATE TABLE floor_turn (id bigserial PRIMARY KEY, game_id bigint NOT NULL,
+    number integer NOT NULL, status varchar(12) NOT NULL, decision jsonb NOT NULL,
+    deadline timestamptz, opened timestamptz NOT NULL DEFAULT now());
+CREATE INDEX floor_turn_due ON floor_turn (status, deadline);
+CREATE TABLE floor_submission (id bigserial PRIMARY KEY, turn_id bigint NOT NULL,
+    seat varchar(40) NOT NULL, version integer NOT NULL, orders jsonb);
+CREATE INDEX floor_submission_turn ON floor_submission (turn_id);
+CREATE TABLE floor_record (id bigserial PRIMARY KEY, game_id bigint NOT NULL,
+    number integer NOT NULL, orders jsonb, draws jsonb, events jsonb, state_before jsonb,
+    state_after jsonb, before_hash varchar(64), after_hash varchar(64),
+    UNIQUE (game_id, number));
+CREATE TABLE floor_report (id bigserial PRIMARY KEY, record_id bigint NOT NULL,
+    audience varchar(40) NOT NULL, markdown text NOT NULL, html text NOT NULL,
+    UNIQUE (record_id, audience));
+"""
+
+
+def floor(database_url: str) -> tuple[int, float]:
+    """Replay the run's turns as bare SQL; return (turns, seconds)."""
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    conninfo = urllib.parse.urlsplit(database_url)._replace(scheme="postgresql").geturl()
+    with psycopg.connect(conninfo) as conn:
+        conn.execute(FLOOR_SCHEMA)
+        rows = conn.execute(
+            "SELECT r.id, r.game_id, r.number, r.orders, r.draws, r.events, r.state_before,"
+            " r.state_after, r.before_hash, r.after_hash, t.decision"
+            " FROM play_turnrecord r JOIN play_turn t ON t.id = r.turn_id"
+            " ORDER BY r.id").fetchall()
+        reports: dict[int, list[tuple[str, str, str]]] = {}
+        for rec, audience, md, html in conn.execute(
+                "SELECT record_id, audience, markdown, html FROM play_report"):
+            reports.setdefault(rec, []).append((audience, md, html))
+        work = []
+        for i, (rid, _gid, number, orders, draws, events, before, after, bh, ah,
+                decision) in enumerate(rows):
+            conn.execute("INSERT INTO floor_game VALUES (%s, %s, %s)", (i, Jsonb(before), bh))
+            tid = conn.execute(
+                "INSERT INTO floor_turn (game_id, number, status, decision, deadline)"
+                " VALUES (%s, %s, 'open', %s, now()) RETURNING id",
+                (i, number, Jsonb(decision))).fetchone()[0]
+            for seat, o in orders.items():
+                conn.execute("INSERT INTO floor_submission (turn_id, seat, version, orders)"
+                             " VALUES (%s, %s, 1, %s)", (tid, seat, Jsonb(o)))
+            work.append((i, tid, number, draws, events, after, ah, decision,
+                         reports.get(rid, [])))
+        conn.commit()
+        start = time.perf_counter()
+        for gid, tid, number, draws, events, after, ah, decision, reps in work:
+            floor_turn(conn, Jsonb, gid, tid, number, draws, events, after, ah, decision, reps)
+        seconds = time.perf_counter() - start
+    return len(work), seconds
+
+
+def floor_turn(conn: Any, Jsonb: Any, gid: int, tid: int, number: int, draws: Any,
+               events: Any, after: Any, after_hash: str, decision: Any,
+               reports: list[tuple[str, str, str]]) -> None:
+    """One turn, minimal: claim (its own commit, like the sweep), then one transaction."""
+    conn.execute("UPDATE floor_turn SET status = 'due' WHERE id = %s AND status = 'open'",
+                 (tid,))
+    conn.commit()
+    with conn.transaction():
+        cur = conn.execute("UPDATE floor_turn SET status = 'resolving'"
+                           " WHERE id = %s AND status = 'due'", (tid,))
+        assert cur.rowcount == 1
+        state, state_hash = conn.execute(
+            "SELECT state, state_hash FROM floor_game WHERE id = %s FOR UPDATE",
+            (gid,)).fetchone()
+        orders = {seat: o for seat, o in conn.execute(
+            "SELECT DISTINCT ON (seat) seat, orders FROM floor_submission WHERE turn_id = %s"
+            " ORDER BY seat, version DESC", (tid,))}
+        rid = conn.execute(
+            "INSERT INTO floor_record (game_id, number, orders, draws, events, state_before,"
+            " state_after, before_hash, after_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s) RETURNING id",
+            (gid, number, Jsonb(orders), Jsonb(draws), Jsonb(events), Jsonb(state),
+             Jsonb(after), state_hash, after_hash)).fetchone()[0]
+        conn.execute("UPDATE floor_game SET state = %s, state_hash = %s WHERE id = %s",
+                     (Jsonb(after), after_hash, gid))
+        with conn.cursor() as cur:
+            cur.executemany("INSERT INTO floor_report (record_id, audience, markdown, html)"
+                            " VALUES (%s, %s, %s, %s)",
+                            [(rid, a, md, html) for a, md, html in reports])
+        conn.execute("UPDATE floor_turn SET status = 'resolved' WHERE id = %s", (tid,))
+        conn.execute("INSERT INTO floor_turn (game_id, number, status, decision, deadline)"
+                     " VALUES (%s, %s, 'open', %s, now() + interval '48 hours')",
+                     (gid, number + 1, Jsonb(decision)))
+
+
+# --- report ----------------------------------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def print_report(args: argparse.Namespace, res: Results, floor_turns: int,
+                 floor_seconds: float, resolve_times: list[float], deliver_count: int) -> None:
+    rate = res.turns / res.busy_seconds
+    per_turn_ms = 1000 * res.busy_seconds / res.turns
+    floor_ms = 1000 * floor_seconds / floor_turns
+    ratio = per_turn_ms / floor_ms
+    ms = [1000 * x for x in res.latencies]
+    print(f"Combat Dice through the real stack: {res.games_finished} games, {res.turns} turns "
+          f"in {res.waves} waves of up to {args.concurrency} simultaneous deadlines; "
+          f"one worker process (solo pool); {res.invalid_orders} random orders refused")
+    print(f"  turns resolved per second (worker busy time)   {rate:8.1f}   "
+          f"target >= {TARGET_TURNS_PER_SECOND:.0f}  "
+          f"{'MET' if rate >= TARGET_TURNS_PER_SECOND else 'NOT MET'}")
+    print(f"  per turn, deadline to worker idle              {per_turn_ms:8.2f} ms")
+    if resolve_times:
+        print(f"  resolve_turn task alone: mean / p50            "
+              f"{1000 * statistics.fmean(resolve_times):8.2f} / "
+              f"{1000 * percentile(resolve_times, 0.5):.2f} ms "
+              f"(+ {deliver_count} mail deliver tasks)")
+    print(f"  deadline -> report stored: p50 / p95 / max     {percentile(ms, 0.5):8.1f} / "
+          f"{percentile(ms, 0.95):.1f} / {max(ms):.1f} ms "
+          f"(a wave's last turn waits for the {args.concurrency - 1} before it)")
+    print(f"  floor (raw SQL via psycopg, same payloads)     {floor_ms:8.2f} ms per turn "
+          f"({floor_turns} turns, {1000 / floor_ms:.0f} turns/s)")
+    print(f"  ratio to the floor                             {ratio:8.1f}x  "
+          f"target <= {TARGET_FLOOR_RATIO:.0f}x  "
+          f"{'MET' if ratio <= TARGET_FLOOR_RATIO else 'NOT MET'}")
+    print(f"  wall time of the play phase (orders included) {res.wall_seconds:8.1f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    queue = f"gm_bench_{secrets.token_hex(4)}"
+    tmp = Path(tempfile.mkdtemp(prefix="gm_bench_"))
+    env = service_env(args, queue, str(tmp / "var"))
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    recreate_database(args.database_url, async_commit=args.async_commit)
+    load_before = os.getloadavg()
+    worker = None
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                       cwd=ROOT, env=env, check=True)
+        import django
+
+        django.setup()
+        worker = Worker(env, tmp / "worker.log")
+        worker.wait_ready()
+        res = play(args, queue)
+        worker.stop()
+        from django.db import connection
+
+        connection.close()
+        floor_turns, floor_seconds = floor(args.database_url)
+        print_report(args, res, floor_turns, floor_seconds,
+                     worker.task_seconds("gm.play.tasks.resolve_turn"),
+                     len(worker.task_seconds("gm.mail.tasks.deliver")))
+        print(f"  machine: {os.cpu_count()} CPUs, load average before/after "
+              f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}; synchronous_commit "
+              f"{'off' if args.async_commit else 'on'}; worker log: {worker.log_path}")
+    finally:
+        if worker is not None:
+            worker.stop()
+        cleanup_broker(args.broker_url, queue)
+        if not args.keep_db:
+            from django.db import connections
+
+            connections.close_all()
+            recreate_database(args.database_url, drop_only=True)
+    return 0
+
+
+def cleanup_broker(url: str, queue: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"*{queue}*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
