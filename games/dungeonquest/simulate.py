@@ -14,7 +14,8 @@ from typing import Any
 
 from games.core.replay import secret_rng
 
-from .board import CHAMBER, TOWERS, route_to
+from .board import CHAMBER, SIDE_WORDS, TOWERS, opposite, route, route_to, side_towards, targets_for
+from .content import HEROES
 from .state import State, treasure_total
 
 RING_ORDERS = {"healing": "IF LIFE < 7 THEN USE RING OF HEALING",
@@ -32,10 +33,14 @@ def home_distance(state: State, seat: str) -> tuple[str, int]:
     return (tower, cost) if tower else ("A1", 99)
 
 
-def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 3) -> str:
+def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 5) -> str:
     ch = state["chars"][seat]
     left = state["turns"] - state["turn"] + 1
     tower, dist = home_distance(state, seat)
+    if ch["destination"] in TOWERS:
+        _, cost = route(state["board"], ch["pos"], ch["entry"], {ch["destination"]})
+        if cost >= 0 and cost <= dist + 3:
+            tower, dist = ch["destination"], cost  # keep to the chosen way home
     lines = ["IF MONSTER CHAMPION THEN ESCAPE ELSE ATTACK" if ch["life"] < 8 else "ATTACK",
              "IF SPIDER THEN FIGHT", "IF CRYPT THEN SEARCH CRYPT", "IF CORPSE THEN SEARCH BODY",
              "IF LIFE < 5 THEN DRINK POTION", "IF POTION THEN DRINK POTION"]
@@ -44,7 +49,7 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 3)
     lines += [RING_ORDERS[r] for r in ch["rings"]]
     in_chamber = ch["pos"] in CHAMBER
     looted = sum(1 for t in ch["treasure"] if t["name"] == "a treasure counter") // 2
-    heading_home = looted > 0 or dist + margin >= left or ch["life"] <= 5
+    heading_home = looted > 0 or ch["destination"] in TOWERS or dist + margin >= left
     estimate = max(1, (dist * 2) // 3)
     if in_chamber:
         if looted < loot_turns and estimate + margin + 1 < left and ch["life"] > 5:
@@ -52,10 +57,23 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 3)
             return "\n".join(lines)
         lines += [f"DESTINATION {tower}", f"MOVE TO {tower}"]
         return "\n".join(lines)
-    if heading_home:
-        lines += [f"DESTINATION {tower}", f"MOVE TO {tower}"]
+    goal = tower if heading_home else "E7"
+    here = state["board"][ch["pos"]]["kind"]
+    if here == "pit" and HEROES[ch["hero"]]["agility"] < 7 and ch["prev"]:
+        back = side_towards(ch["pos"], ch["prev"])
+        if ch["prev"] in TOWERS and not heading_home and back:
+            # back into the tower and straight out by its other exit
+            other = [s for s in TOWERS[ch["prev"]] if s != opposite(back)]
+            lines.append(f"MOVE {SIDE_WORDS[back].upper()} {SIDE_WORDS[other[0]].upper()}")
+        else:
+            lines.append("RETREAT")  # only the nimble leap pits
+        return "\n".join(lines)
+    side, _ = route(state["board"], ch["pos"], ch["entry"], targets_for(goal))
+    lines.append(f"DESTINATION {goal}")
+    if side is None:
+        lines.append("SEARCH")  # walled in: look for a secret door
     else:
-        lines += ["DESTINATION E7", "MOVE TO E7"]
+        lines.append(f"MOVE TO {goal}")
     return "\n".join(lines)
 
 
