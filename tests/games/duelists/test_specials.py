@@ -245,3 +245,11 @@ def test_magical_barrage_attacks_twice_in_order_with_a_defence_each():
     assert (one["die"], two["die"]) == (3, 2)
     assert not one["blocked"] and two["blocked"]
     assert [d["pos"] for d in kinds(events, "defence")] == ["LEFT", "SECOND"]
+
+
+def test_blinded_waits_for_a_turn_with_an_attack():
+    state = duel(nathrax(FUR_LEFT, tokens={"blinded": 1}),
+                 harys([up("Crescent Kick"), "Calm Mind", "Spirit Kick"]), attacker="P2")
+    assert state["turn"]["attacks"] == []
+    after, _ = play(state, {"P2": "PLAN Spirit Kick"})
+    assert after["players"]["P1"]["tokens"]["blinded"] == 1

@@ -264,3 +264,20 @@ def test_a_hit_always_deals_at_least_one():
     strike = kinds(events, "strike")[0]
     assert sum(n for _, n in strike["parts"]) == 0 and strike["damage"] == 1
     assert after["players"]["P1"]["tokens"]["disarmed"] == 0
+
+
+def test_a_missing_plan_is_asked_for_before_the_attack():
+    state = standard()
+    mid, events = play(state, {"P1": "SET 3", "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"})
+    assert mid["awaiting"] == {"P1": "plan"} and not kinds(events, "strike")
+    prompt = ENGINE.decision(mid).prompts["P1"]
+    assert prompt["title"].startswith("Decision arising") and "PLAN Lunge" in prompt["choices"]
+    after, events = play(mid, {"P1": "PLAN Lunge"})
+    assert kinds(events, "strike")[0]["die"] == 3  # the kept SET still applies
+    assert queue_names(after, "P1")[-1] == "Lunge"
+
+
+def test_the_set_prompt_tells_the_attacker_the_defence_chosen():
+    mid, _ = play(standard(), {"P1": "PLAN Lunge", "P2": "DEFEND SECOND GUESS 1"})
+    help_text = ENGINE.decision(mid).prompts["P1"]["help"]
+    assert "SECOND (Spear Thrust, 1 guess(es))" in help_text
