@@ -249,7 +249,7 @@ def test_magical_barrage_attacks_twice_in_order_with_a_defence_each():
 
 def test_blinded_waits_for_a_turn_with_an_attack():
     state = duel(nathrax(FUR_LEFT, tokens={"blinded": 1}),
-                 harys([up("Crescent Kick"), "Calm Mind", "Spirit Kick"]), attacker="P2")
+                 harys([up("Second Sight"), "Calm Mind", "Spirit Kick"]), attacker="P2")
     assert state["turn"]["attacks"] == []
     after, _ = play(state, {"P2": "PLAN Spirit Kick"})
     assert after["players"]["P1"]["tokens"]["blinded"] == 1
