@@ -104,44 +104,44 @@ def fields(request: Request, pk: int) -> Response:
     return Response(patching.fields(game.state) if game.state is not None else [])
 
 
-@_gm_post(s.ReasonSerializer, "Pause the game (the clock stops)")
+@_gm_post(s.GmReasonSerializer, "Pause the game (the clock stops)")
 def pause(request, game, data):
     actions.pause(game, request.user, data["reason"])
     return _summary(game, request)
 
 
-@_gm_post(s.ReasonSerializer, "Resume with the time that was left")
+@_gm_post(s.GmReasonSerializer, "Resume with the time that was left")
 def resume(request, game, data):
     actions.resume(game, request.user, data["reason"])
     return _summary(game, request)
 
 
-@_gm_post(s.ExtendSerializer, "Move the open turn's deadline")
+@_gm_post(s.GmExtendSerializer, "Move the open turn's deadline")
 def extend(request, game, data):
     actions.extend_deadline(game, request.user, data["reason"], hours=data["hours"],
                             minutes=data["minutes"], until=data["until"])
     return _summary(game, request)
 
 
-@_gm_post(s.ReasonSerializer, "Resolve the open turn now")
+@_gm_post(s.GmReasonSerializer, "Resolve the open turn now")
 def force(request, game, data):
     actions.force_resolution(game, request.user, data["reason"])
     return _summary(game, request)
 
 
-@_gm_post(s.HoldSerializer, "Hold each turn for review before its report goes out")
+@_gm_post(s.GmHoldSerializer, "Hold each turn for review before its report goes out")
 def hold(request, game, data):
     actions.set_hold(game, request.user, data["reason"], data["hold"])
     return _summary(game, request)
 
 
-@_gm_post(s.ReasonSerializer, "Publish the held turn")
+@_gm_post(s.GmReasonSerializer, "Publish the held turn")
 def release(request, game, data):
     record = actions.release(game, request.user, data["reason"])
     return Response({"turn": record.number, "published": True})
 
 
-@_gm_post(s.AmendSerializer, "Amend the state before the open turn resolves")
+@_gm_post(s.GmAmendSerializer, "Amend the state before the open turn resolves")
 def amend(request, game, data):
     changes = [dict(c) for c in data["changes"]]
     result = actions.amend_state(game, request.user, data["reason"], changes)
@@ -149,7 +149,7 @@ def amend(request, game, data):
                      "from_hash": result["from_hash"], "to_hash": result["to_hash"]})
 
 
-@_gm_post(s.OrdersSerializer, "Replace a seat's orders (a past turn is rerun)")
+@_gm_post(s.GmOrdersSerializer, "Replace a seat's orders (a past turn is rerun)")
 def orders(request, game, data):
     done = actions.replace_orders(game, request.user, data["reason"], data["seat"],
                                   data["text"], turn_number=data["turn"])
@@ -158,14 +158,14 @@ def orders(request, game, data):
     return Response(done.to_json())
 
 
-@_gm_post(s.DiceSerializer, "Fix (or unfix) a die of a resolved turn and rerun it")
+@_gm_post(s.GmDiceSerializer, "Fix (or unfix) a die of a resolved turn and rerun it")
 def dice(request, game, data):
     result = actions.fix_die(game, request.user, data["reason"], data["turn"], data["index"],
                              data["value"])
     return Response(result.to_json())
 
 
-@_gm_post(s.RerunSerializer, "Resolve turns N.. again, with optional corrections")
+@_gm_post(s.GmRerunSerializer, "Resolve turns N.. again, with optional corrections")
 def rerun(request, game, data):
     result = actions.rerun_from(game, request.user, data["reason"], data["turn"],
                                 changes=[dict(c) for c in data["changes"]] or None,
@@ -173,13 +173,13 @@ def rerun(request, game, data):
     return Response(result.to_json())
 
 
-@_gm_post(s.TurnSerializer, "Reopen turn N for orders; later turns are set aside")
+@_gm_post(s.GmTurnSerializer, "Reopen turn N for orders; later turns are set aside")
 def rollback(request, game, data):
     actions.rollback_to(game, request.user, data["reason"], data["turn"])
     return _summary(game, request)
 
 
-@_gm_post(s.SeatSerializer, "Replace a seat's player or set its mode")
+@_gm_post(s.GmSeatSerializer, "Replace a seat's player or set its mode")
 def seat(request, game, data, name: str):
     if "user" in data:
         user = get_user_model().objects.filter(username=data["user"]).first()
@@ -191,7 +191,7 @@ def seat(request, game, data, name: str):
     return Response({"name": done.name, "player": done.player_name(), "mode": done.mode})
 
 
-@_gm_post(s.CoGmSerializer, "Add or remove a co-GM")
+@_gm_post(s.GmCoGmSerializer, "Add or remove a co-GM")
 def co_gms(request, game, data):
     names = actions.set_co_gm(game, request.user, data["reason"], data["username"],
                               data["add"])
@@ -203,7 +203,7 @@ def _dispute(game: Game, dispute_id: int) -> Dispute:
                              pk=dispute_id)
 
 
-@extend_schema(request=s.RulingSerializer, responses={200: ANY},
+@extend_schema(request=s.GmRulingSerializer, responses={200: ANY},
                summary="Rule on a dispute (upheld with a correction, or rejected)")
 @api_view(["POST"])
 @permission_classes(AUTH)
@@ -212,14 +212,14 @@ def rule(request: Request, pk: int, dispute_id: int) -> Response:
     game = _game(pk)
     dispute = _dispute(game, dispute_id)
     actions.require_gm(game, request.user)
-    data = _valid(s.RulingSerializer, request)
+    data = _valid(s.GmRulingSerializer, request)
     disputes.rule(dispute, request.user, upheld=data["upheld"], reasons=data["reasons"],
                   correction=data["correction"] or None)
     return Response(disputes.dispute_json(dispute, request.user))
 
 
 @extend_schema(methods=["GET"], responses={200: ANY})
-@extend_schema(methods=["POST"], request=s.DisputeSerializer, responses={201: ANY})
+@extend_schema(methods=["POST"], request=s.GmDisputeSerializer, responses={201: ANY})
 @api_view(["GET", "POST"])
 @permission_classes([permissions.IsAuthenticatedOrReadOnly])
 @errors
@@ -229,39 +229,39 @@ def dispute_list(request: Request, pk: int) -> Response:
     if request.method == "GET":
         return Response([disputes.dispute_json(d, request.user)
                          for d in disputes.visible_disputes(game)])
-    data = _valid(s.DisputeSerializer, request)
+    data = _valid(s.GmDisputeSerializer, request)
     dispute = disputes.file_dispute(game, request.user, data["turn"], data["text"])
     return Response(disputes.dispute_json(dispute, request.user),
                     status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses={200: ANY})
+@extend_schema(responses={200: ANY}, operation_id="games_dispute_one")
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def dispute_detail(request: Request, pk: int, dispute_id: int) -> Response:
     return Response(disputes.dispute_json(_dispute(_game(pk), dispute_id), request.user))
 
 
-@extend_schema(request=s.TextSerializer, responses={200: ANY},
+@extend_schema(request=s.GmTextSerializer, responses={200: ANY},
                summary="Ask another site GM for a second opinion (players)")
 @api_view(["POST"])
 @permission_classes(AUTH)
 @errors
 def second_opinion_request(request: Request, pk: int, dispute_id: int) -> Response:
     dispute = _dispute(_game(pk), dispute_id)
-    data = _valid(s.TextSerializer, request)
+    data = _valid(s.GmTextSerializer, request)
     disputes.request_second_opinion(dispute, request.user, data["text"])
     return Response(disputes.dispute_json(dispute, request.user))
 
 
-@extend_schema(request=s.TextSerializer, responses={200: ANY},
+@extend_schema(request=s.GmTextSerializer, responses={200: ANY},
                summary="Give the second opinion (staff with no part in the game)")
 @api_view(["POST"])
 @permission_classes(AUTH)
 @errors
 def second_opinion_give(request: Request, pk: int, dispute_id: int) -> Response:
     dispute = _dispute(_game(pk), dispute_id)
-    data = _valid(s.TextSerializer, request)
+    data = _valid(s.GmTextSerializer, request)
     disputes.give_second_opinion(dispute, request.user, data["text"])
     return Response(disputes.dispute_json(dispute, request.user))
 

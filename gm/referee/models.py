@@ -25,7 +25,7 @@ class Dispute(models.Model):
         GIVEN = "given", "second opinion given"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
-    record = models.ForeignKey(TurnRecord, on_delete=models.PROTECT, related_name="disputes",
+    record = models.ForeignKey(TurnRecord, on_delete=models.RESTRICT, related_name="disputes",
                                help_text="The turn's record as it stood when filed.")
     turn_number = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="disputes")

@@ -109,3 +109,9 @@ def test_players_cannot_rule(played, players):
         disputes.rule(d, players[0], upheld=False, reasons="no")
     with pytest.raises(NotAllowed):
         disputes.rule(d, players[1], upheld=False, reasons="no")
+
+
+def test_a_game_with_disputes_can_still_be_deleted(played, players):
+    disputes.file_dispute(played, players[0], 1, "x")
+    played.delete()
+    assert Dispute.objects.count() == 0
