@@ -16,6 +16,8 @@ BROWSER = os.environ.get("GM_TEST_BROWSER") == "1"
 
 
 def pytest_configure(config):
+    if not config.pluginmanager.hasplugin("django"):
+        return  # pure engine runs (-p no:django) need no Django settings
     from django.conf import settings
 
     # Fast password hashing: tests create many users and never need real hashes.
