@@ -1,0 +1,124 @@
+"""Inbound mail benchmark: messages per second through the one pipeline, and where it goes.
+
+    .venv/bin/python bench/inbound.py --messages 2000
+    DATABASE_URL=postgres://user@127.0.0.1/gm_bench .venv/bin/python bench/inbound.py
+
+Each message is real MIME in one of the client shapes the tests use (Gmail, Outlook,
+Apple Mail, plain QP), with valid Combat Dice orders for a seat of one of --games open
+games (process_early off, so turns stay open and every message is a new orders version).
+It goes through `gm.mail.inbound.process`, exactly as the SMTP listener, the IMAP poll,
+the pipe command and the webhooks call it: parse, record the Message-ID, authenticate
+(loop check, route by token, sender), strip (text part, quotes, signature), validate
+(engine parse + the stored Submission, via gm.play.actions.submit_orders), reply queued
+(the outbox row; delivery is a separate task and is not timed here), store (outcome).
+"other" is the rest: transactions, commits, row locks.
+
+Without DATABASE_URL a throwaway SQLite file is used. Figures only; nothing is asserted.
+The target in issue 5 is 200 messages/s per process on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = 200.0
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--messages", type=int, default=2000)
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=50)
+    args = p.parse_args(argv)
+
+    tmp = None
+    if not os.environ.get("DATABASE_URL"):
+        tmp = tempfile.mkdtemp(prefix="gm-bench-inbound-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+        os.environ["GM_VAR_DIR"] = tmp
+    os.environ.setdefault("EMAIL_URL", "memorymail://")
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gm.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    settings.GM_MAIL_REPLY_LIMIT = 10**9  # measure the work, not the limiter's refusals
+
+    from gm.mail import inbound, outbox
+    from tests.gm.mail import mimeshapes as shapes
+
+    outbox._queue = lambda pk: None  # delivery is the worker's job, not timed here
+    seats = _setup(args.games)
+    builders = [shapes.gmail, shapes.outlook, shapes.apple,
+                lambda o, **kw: shapes.plain(o, cte="quoted-printable", **kw)]
+    orders = ["EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR", "EQUIP SPEAR, HEAVY ARMOR",
+              "EQUIP 2-H SWORD, LIGHT ARMOR"]
+    run = uuid.uuid4().hex[:8]
+
+    def message(i: int) -> bytes:
+        seat = seats[i % len(seats)]
+        return builders[i % len(builders)](
+            orders[i % len(orders)], sender=seat.user.email, to=seat.reply_address,
+            message_id=f"<bench-{run}-{i}@bench.example>")
+
+    for i in range(args.warmup):
+        inbound.process(message(10**7 + i), transport="bench")
+    raws = [message(i) for i in range(args.messages)]
+    steps: dict[str, float] = {}
+    outcomes: dict[str, int] = {}
+    start = time.perf_counter()
+    for raw in raws:
+        result = inbound.process(raw, transport="bench", timings=steps)
+        outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
+    total = time.perf_counter() - start
+    rate = args.messages / total
+    engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    print(f"inbound pipeline: {args.messages} messages in {total:.2f} s = {rate:.0f} msg/s "
+          f"({engine}; target {TARGET:.0f} msg/s on postgresql)")
+    print(f"outcomes: {outcomes}")
+    steps["other"] = max(0.0, total - sum(steps.values()))
+    order = ["parse", "store", "authenticate", "strip", "validate", "reply", "other"]
+    for name in order:
+        seconds = steps.get(name, 0.0)
+        print(f"  {name:<13} {100 * seconds / total:5.1f} %  "
+              f"{1000 * seconds / args.messages:7.3f} ms/msg")
+    if tmp:
+        print(f"(throwaway database in {tmp})")
+
+
+def _setup(n_games: int):
+    """Users and started Combat Dice games (turns held open) for the bench to order in."""
+    from django.contrib.auth import get_user_model
+
+    from gm.play import actions
+
+    tag = uuid.uuid4().hex[:6]
+    users = get_user_model().objects
+    gm = users.create_user(f"bench-gm-{tag}", email=f"gm-{tag}@bench.example")
+    seats = []
+    for g in range(n_games):
+        game = actions.create_game(gm, ruleset="combat_dice", title=f"Bench {tag} {g}",
+                                   turn_hours=48, process_early=False)
+        for k in range(2):
+            user = users.create_user(f"b{tag}-{g}-{k}", email=f"b{tag}-{g}-{k}@bench.example")
+            actions.join_game(game, user)
+        actions.start_game(game, gm)
+        seats += list(game.seats.select_related("user", "game"))
+    return seats
+
+
+if __name__ == "__main__":
+    main()
