@@ -115,8 +115,10 @@ def test_force_resolves_now_with_defaults(race, gm_user, on_commit):
     assert record.defaulted == ["P2"]
     assert record.orders["P1"]["text"] == "MOVE 3"
     assert "Default orders for: P2" in race.log.get(action="forced").public
-    with pytest.raises(Conflict):
-        actions.pause(race, gm_user, "x")
+    actions.pause(race, gm_user, "x")
+    with pytest.raises(Conflict, match="only an open turn can be forced"):
+        actions.force_resolution(race, gm_user, "paused turns wait")
+    with pytest.raises(Conflict, match="only a running game can be paused"):
         actions.pause(race, gm_user, "again")
 
 

@@ -115,3 +115,15 @@ def test_a_game_with_disputes_can_still_be_deleted(played, players):
     disputes.file_dispute(played, players[0], 1, "x")
     played.delete()
     assert Dispute.objects.count() == 0
+
+
+def test_upheld_correction_on_the_open_turn_amends_it(played, players, gm_user):
+    d = disputes.file_dispute(played, players[0], 2, "my energy is wrong")
+    disputes.rule(d, gm_user, upheld=True, reasons="Energy restored.",
+                  correction={"turn": 3, "changes": [{"path": "/energy/P1", "value": 9}]})
+    played.refresh_from_db()
+    assert played.state["energy"]["P1"] == 9
+    assert played.current_turn().number == 3
+    assert played.current_turn().amendments[0]["reason"].startswith(f"dispute #{d.pk}")
+    assert "amendment 1" in played.log.get(action="dispute-ruled").public
+    assert played.records.filter(superseded=True).count() == 0

@@ -200,3 +200,13 @@ def test_hold_release_and_change_before_the_report(race, gm_user, play_turn):
     assert race.current_turn().number == 2
     with pytest.raises(Exception, match="no turn is held"):
         actions.release(race, gm_user, "again")
+
+
+def test_rerun_in_review_mode_publishes_the_corrected_turns(three_turns, gm_user):
+    game = three_turns
+    actions.set_hold(game, gm_user, "review from now on", True)
+    result = actions.rerun_from(game, gm_user, "recheck", 2,
+                                changes=[{"path": "/pos/P2", "value": 20}])
+    assert result.resolved == [2, 3] and result.held is None and result.open_turn == 4
+    assert all(live(game, n).published for n in (1, 2, 3))
+    assert game.current_turn().status == Turn.Status.OPEN
