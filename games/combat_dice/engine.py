@@ -19,6 +19,7 @@ from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
 from . import catalog
 from . import orders as order_lang
+from .board import svg as board_svg
 from .report import render
 from .rules import criticals, exchange
 from .state import invariants, new_fighter, usable_weapons
@@ -230,6 +231,10 @@ class CombatDice(Engine):
         else:
             f["standing"].append({"order": {"op": pick(["reroll", "keep"])}})
         return s
+
+    def board(self, view: dict[str, Any]) -> str | None:
+        """An SVG of the view (games/combat_dice/board.py)."""
+        return board_svg(view)
 
 
 def _drop_clashes(lines: list[str]) -> list[str]:

@@ -15,7 +15,7 @@ from games.core.engine import Engine, Pick, State
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders
 
-from . import bots, cards, hidden, prompts, report
+from . import board, bots, cards, hidden, prompts, report
 from .orders import make, parse
 from .rules import setup as setup_rules
 from .rules.orders_in_play import store
@@ -164,6 +164,10 @@ class DuelistsEngine(Engine):
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
         return hidden.perturb(state, seat, pick)
+
+    def board(self, view: dict[str, Any]) -> str | None:
+        """An SVG of the view (games/duelists/board.py)."""
+        return board.svg(view)
 
 
 ENGINE = DuelistsEngine()
