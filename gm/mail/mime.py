@@ -16,7 +16,6 @@ from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
 _PARSER = BytesParser(policy=policy.default)
-_HEADER_PARSER = BytesParser(policy=policy.default)
 
 _LOOP_LOCALPARTS = {"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply",
                     "donotreply", "bounce", "bounces"}
@@ -69,7 +68,7 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
     if headers_only:
         head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw[:65536] else \
             raw[:65536].split(b"\n\n", 1)[0]
-        msg = _HEADER_PARSER.parsebytes(head + b"\n\n", headersonly=True)
+        msg = _PARSER.parsebytes(head + b"\n\n", headersonly=True)
     else:
         msg = _PARSER.parsebytes(raw)
     mid = normalise_message_id(_header(msg, "Message-ID")) or f"sha256-{digest}@inbound"
@@ -105,10 +104,11 @@ def loop_reason(mail: Mail, envelope: Envelope | None = None) -> str | None:
         return f"Precedence: {precedence}"
     if _header(msg, "List-Id") or _header(msg, "List-Unsubscribe"):
         return "mailing-list mail (List-Id)"
-    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"):
+    # (X-Auto-Response-Suppress is not a sign: it asks *us* not to send out-of-office
+    # replies, and some Exchange clients put it on every personal message.)
+    for name in ("X-Autoreply", "X-Autorespond"):
         value = _header(msg, name)
-        if value and (name != "X-Auto-Response-Suppress" or "all" in value.lower()
-                      or "autoreply" in value.lower()):
+        if value:
             return f"{name}: {value}"
     return_path = _header(msg, "Return-Path")
     if return_path and return_path.replace(" ", "") == "<>":

@@ -201,11 +201,14 @@ def test_loop_mail_is_never_answered_nor_read(tally_game, accepted, feed, mailou
     assert_kept(accepted)
 
 
-def test_auto_submitted_no_is_a_person(tally_game, feed):
+@pytest.mark.parametrize("extra", [{"Auto-Submitted": "no"},
+                                   {"X-Auto-Response-Suppress": "All"}],
+                         ids=["auto-submitted-no", "exchange-suppress"])
+def test_a_person_is_not_a_loop(tally_game, feed, mailoutbox, extra):
     p2 = seat(tally_game, "P2")
-    raw = shapes.plain("ADD 3", sender=p2.user.email, to=p2.reply_address,
-                       extra={"Auto-Submitted": "no"})
+    raw = shapes.plain("ADD 3", sender=p2.user.email, to=p2.reply_address, extra=extra)
     assert feed(raw).outcome == Outcome.ACCEPTED
+    assert len(replies_to(mailoutbox, p2.user.email)) == 1
 
 
 def test_mailer_daemon_bounce(tally_game, accepted, feed, mailoutbox):
