@@ -98,35 +98,91 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
         "disputes": disputes.visible_disputes(game), "modes": game.seats.model.Mode.choices})
 
 
-POWERS = {
-    "pause": lambda g, u, r, p: actions.pause(g, u, r) and "The game is paused.",
-    "resume": lambda g, u, r, p: actions.resume(g, u, r) and "The game is running again.",
-    "extend": lambda g, u, r, p: actions.extend_deadline(
-        g, u, r, hours=_int(p, "hours", 0), minutes=_int(p, "minutes", 0))
-    and "The deadline was moved.",
-    "force": lambda g, u, r, p: actions.force_resolution(g, u, r)
-    and "The turn is being resolved.",
-    "hold": lambda g, u, r, p: actions.set_hold(g, u, r, p.get("hold") == "1")
-    and "Review mode changed.",
-    "release": lambda g, u, r, p: actions.release(g, u, r) and "The report is out.",
-    "rerun": lambda g, u, r, p: "Rerun: " + json.dumps(
-        actions.rerun_from(g, u, r, _int(p, "turn")).to_json()),
-    "rollback": lambda g, u, r, p: actions.rollback_to(g, u, r, _int(p, "turn"))
-    and "Rolled back; the turn is open for orders.",
-    "seat-mode": lambda g, u, r, p: actions.set_seat_mode(g, u, r, p.get("seat", ""),
-                                                          p.get("mode", ""))
-    and "Seat mode changed.",
-    "seat-user": lambda g, u, r, p: actions.replace_player(g, u, r, p.get("seat", ""),
-                                                           _user(p.get("username", "")))
-    and "The seat has a new player.",
-    "co-gm": lambda g, u, r, p: "Co-GMs: " + (", ".join(actions.set_co_gm(
-        g, u, r, p.get("username", "").strip(), p.get("add") == "1")) or "none"),
-    "orders": lambda g, u, r, p: actions.replace_orders(
-        g, u, r, p.get("seat", ""), p.get("text", ""),
-        turn_number=_int(p, "turn", 0) or None) and "Orders replaced.",
-    "dice": lambda g, u, r, p: "Die fixed; rerun: " + json.dumps(actions.fix_die(
-        g, u, r, _int(p, "turn"), _int(p, "index"), _json_value(p.get("value", ""))).to_json()),
-}
+def _rerun_message(result: actions.RerunResult) -> str:
+    text = f"Rerun from turn {result.start}"
+    if result.resolved:
+        word = "turn" if len(result.resolved) == 1 else "turns"
+        text += f": {word} {', '.join(map(str, result.resolved))} resolved again"
+    if result.reorder:
+        text += f"; turn {result.open_turn} waits for new orders from {', '.join(result.reorder)}"
+    if result.held:
+        text += f"; turn {result.held} is held for your review"
+    return text + ". " + " ".join(result.notes)
+
+
+def _pause(g, u, r, p) -> str:
+    actions.pause(g, u, r)
+    return "The game is paused."
+
+
+def _resume(g, u, r, p) -> str:
+    actions.resume(g, u, r)
+    return "The game is running again."
+
+
+def _extend(g, u, r, p) -> str:
+    turn = actions.extend_deadline(g, u, r, hours=_int(p, "hours", 0),
+                                   minutes=_int(p, "minutes", 0))
+    return f"Turn {turn.number}'s deadline was moved."
+
+
+def _force(g, u, r, p) -> str:
+    turn = actions.force_resolution(g, u, r)
+    return f"Turn {turn.number} is being resolved."
+
+
+def _hold(g, u, r, p) -> str:
+    game = actions.set_hold(g, u, r, p.get("hold") == "1")
+    return "Each turn is held for review." if game.hold_for_review else "Turns publish at once."
+
+
+def _release(g, u, r, p) -> str:
+    record = actions.release(g, u, r)
+    return f"Turn {record.number}'s report is out."
+
+
+def _rerun(g, u, r, p) -> str:
+    return _rerun_message(actions.rerun_from(g, u, r, _int(p, "turn")))
+
+
+def _rollback(g, u, r, p) -> str:
+    turn = actions.rollback_to(g, u, r, _int(p, "turn"))
+    return f"Rolled back: turn {turn.number} is open for orders."
+
+
+def _seat_mode(g, u, r, p) -> str:
+    seat = actions.set_seat_mode(g, u, r, p.get("seat", ""), p.get("mode", ""))
+    return f"Seat {seat.name} is now {seat.get_mode_display()}."
+
+
+def _seat_user(g, u, r, p) -> str:
+    seat = actions.replace_player(g, u, r, p.get("seat", ""), _user(p.get("username", "")))
+    return f"Seat {seat.name} is now played by {seat.player_name()}."
+
+
+def _co_gm(g, u, r, p) -> str:
+    names = actions.set_co_gm(g, u, r, p.get("username", "").strip(), p.get("add") == "1")
+    return "Co-GMs: " + (", ".join(names) or "none") + "."
+
+
+def _orders(g, u, r, p) -> str:
+    done = actions.replace_orders(g, u, r, p.get("seat", ""), p.get("text", ""),
+                                  turn_number=_int(p, "turn", 0) or None)
+    if isinstance(done, actions.RerunResult):
+        return _rerun_message(done)
+    return f"Orders for seat {done.seat.name} set (version {done.version})."
+
+
+def _dice(g, u, r, p) -> str:
+    result = actions.fix_die(g, u, r, _int(p, "turn"), _int(p, "index"),
+                             _json_value(p.get("value", "")))
+    return "Die fixed. " + _rerun_message(result)
+
+
+POWERS = {"pause": _pause, "resume": _resume, "extend": _extend, "force": _force,
+          "hold": _hold, "release": _release, "rerun": _rerun, "rollback": _rollback,
+          "seat-mode": _seat_mode, "seat-user": _seat_user, "co-gm": _co_gm,
+          "orders": _orders, "dice": _dice}
 
 
 @login_required
@@ -137,8 +193,8 @@ def power(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     if run is None:
         raise PermissionDenied(f"unknown GM power {name!r}")
     try:
-        done = run(game, request.user, request.POST.get("reason", ""), request.POST)
-        messages.success(request, done if isinstance(done, str) else "Done.")
+        messages.success(request, run(game, request.user, request.POST.get("reason", ""),
+                                      request.POST))
     except OrdersInvalid as exc:
         messages.error(request, "Orders not accepted: " + "; ".join(str(e) for e in exc.errors))
     except ActionError as exc:
@@ -198,8 +254,8 @@ def amend(request: HttpRequest, pk: int) -> HttpResponse:
                 raise ActionError("nothing changed: edit at least one value")
             if record is not None:
                 result = actions.rerun_from(game, request.user, reason, number, changes=changes)
-                messages.success(request, f"Amended before turn {number} and rerun: "
-                                          f"{json.dumps(result.to_json())}")
+                messages.success(request, f"Amended before turn {number}. "
+                                          + _rerun_message(result))
             else:
                 result = actions.amend_state(game, request.user, reason, changes)
                 messages.success(request, f"Amendment {result['version']} applied "

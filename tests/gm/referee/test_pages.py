@@ -71,7 +71,7 @@ def test_amend_form_on_a_resolved_turn_reruns(played, gm_user):
     r = client_for(gm_user).post(f"/games/{played.pk}/gm/amend/",
                                  {"turn": "1", "f/pos/P2": "2", "reason": "head start"},
                                  follow=True)
-    assert b"Amended before turn 1 and rerun" in r.content
+    assert b"Amended before turn 1. Rerun from turn 1: turn 1 resolved again." in r.content
     played.refresh_from_db()
     assert played.state["pos"]["P2"] == old + 2
 
