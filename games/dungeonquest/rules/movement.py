@@ -209,6 +209,10 @@ def continue_side(ctx: Ctx, seat: str, target: str | None) -> str | None:
 
 def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
          target: str | None = None, secret: bool = False) -> None:
+    """Step, and keep stepping while corridors (or a tower passed through) carry the hero.
+
+    `target` is the square of a MOVE TO: a tower on the way to it is passed through.
+    Corridors steer by the extra directions, then the target, then the destination."""
     ch = ctx.ch(seat)
     dirs = list(dirs or [])
     side: str | None = first
@@ -233,7 +237,7 @@ def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
         if steps >= MAX_STEPS:
             ctx.say(seat, "Stops to catch breath in the corridor.", public=True)
             return
-        side = dirs.pop(0) if dirs else continue_side(ctx, seat, target)
+        side = dirs.pop(0) if dirs else continue_side(ctx, seat, target or ch["destination"])
         if side is None:
             ctx.say(seat, "The corridor leads nowhere onward: stops here.", public=True)
 
@@ -299,7 +303,7 @@ def secret_door(ctx: Ctx, seat: str, wanted: str | None) -> None:
         side = best if best in choices else None
     side = side or choices[0]
     ch["pending"] = None
-    walk(ctx, seat, side, target=ch["destination"], secret=True)
+    walk(ctx, seat, side, secret=True)
 
 
 def darkness_exit(ctx: Ctx, seat: str) -> str | None:
