@@ -14,6 +14,7 @@ from games.core.verify import Verdict, verify_record
 from gm.play import actions as play
 from gm.play.errors import ActionError
 from gm.play.models import Game, Turn
+from gm.play.rendering import render_markdown
 
 from .actions import require_gm
 
@@ -84,8 +85,20 @@ def turn_detail(game: Game, user, number: int) -> list[dict[str, Any]]:
                 "amendments": rec.amendments, "state_before": rec.state_before,
                 "state_after": rec.state_after, "before_hash": rec.before_hash,
                 "after_hash": rec.after_hash, "published": rec.published,
-                "superseded": rec.superseded, "created": rec.created}
+                "superseded": rec.superseded, "created": rec.created,
+                "preview": None if rec.published else preview_reports(game, rec)}
         out.append(entry)
+    return out
+
+
+def preview_reports(game: Game, record) -> list[dict[str, str]]:
+    """A held turn's reports as they would go out: public, each seat, the GM's."""
+    audiences = ["", *game.setup_record.get("seats", []), play.GM_VIEWER]
+    out = []
+    for audience in audiences:
+        text = play.compose_report(game, record, audience or None)
+        out.append({"audience": audience or "public", "markdown": text,
+                    "html": render_markdown(text)})
     return out
 
 

@@ -145,3 +145,14 @@ def test_verify_page(make_game, play_turn, gm_user):
     assert b"Mismatch" in r.content
     assert b"turn 2: state after the turn does not match its hash" in r.content
     assert client_for().get("/verify/").status_code == 200
+
+
+def test_held_turn_preview_shows_the_reports_before_release(race, gm_user, play_turn):
+    actions.set_hold(race, gm_user, "review", True)
+    play_turn(race, {"P1": "MOVE 2", "P2": "MOVE 1"})
+    r = client_for(gm_user).get(f"/games/{race.pk}/gm/turns/1/")
+    assert b"Reports as they will go out" in r.content
+    assert b"P1 moves 2+" in r.content
+    actions.release(race, gm_user, "ok")
+    r = client_for(gm_user).get(f"/games/{race.pk}/gm/turns/1/")
+    assert b"Reports as they will go out" not in r.content
