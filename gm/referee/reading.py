@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
+
 from games.core.verify import Verdict, verify_record
 from gm.play import actions as play
 from gm.play.errors import ActionError
@@ -18,7 +20,8 @@ from gm.play.rendering import render_markdown
 
 from .actions import require_gm
 
-VERIFY_MAX_BYTES = 20 * 1024 * 1024
+# Largest export the verify page/API accepts (settings.GM_VERIFY_MAX_BYTES).
+VERIFY_MAX_BYTES = int(getattr(settings, "GM_VERIFY_MAX_BYTES", 20 * 1024 * 1024))
 
 
 def overview(game: Game, user) -> dict[str, Any]:
