@@ -120,3 +120,37 @@ def test_extra_registered_address_and_any_sender(tally_game, feed):
     p2.save()
     raw = shapes.plain("ADD 2", sender="anyone@else.example", to=p2.reply_address)
     assert feed(raw).outcome == Outcome.ACCEPTED
+
+
+def test_text_with_attachment_reads_the_text_not_the_file(tally_game, feed):
+    from email.mime.application import MIMEApplication
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    p1 = seat(tally_game, "P1")
+    msg = MIMEMultipart("mixed")
+    msg.attach(MIMEText("ADD 1\n", "plain", "utf-8"))
+    att = MIMEText("ADD 3\n", "plain", "utf-8")
+    att.add_header("Content-Disposition", "attachment", filename="old-orders.txt")
+    msg.attach(att)
+    msg.attach(MIMEApplication(b"\x89PNG...", "png"))
+    msg["From"], msg["To"] = p1.user.email, p1.reply_address
+    msg["Subject"] = "=?utf-8?q?Z=C3=BCge_f=C3=BCr_Runde_1?="
+    result = feed(msg.as_bytes())
+    assert result.outcome == Outcome.ACCEPTED
+    assert _latest(tally_game, "P1").orders["items"] == [{"order": {"op": "add", "n": 1}}]
+    assert InboundMessage.objects.get(pk=result.inbound_id).subject == "Züge für Runde 1"
+
+
+def test_forwarded_message_only_is_not_read_as_orders(tally_game, feed):
+    from email.mime.message import MIMEMessage
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    p1 = seat(tally_game, "P1")
+    inner = MIMEText("ADD 3\n", "plain", "utf-8")
+    msg = MIMEMultipart("mixed")
+    msg.attach(MIMEMessage(inner))
+    msg["From"], msg["To"], msg["Subject"] = p1.user.email, p1.reply_address, "Fwd: x"
+    assert feed(msg.as_bytes()).outcome == Outcome.NO_TEXT
+    assert _latest(tally_game, "P1") is None
