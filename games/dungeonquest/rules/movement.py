@@ -211,8 +211,10 @@ def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
          target: str | None = None, secret: bool = False) -> None:
     """Step, and keep stepping while corridors (or a tower passed through) carry the hero.
 
-    `target` is the square of a MOVE TO: a tower on the way to it is passed through.
-    Corridors steer by the extra directions, then the target, then the destination."""
+    A tower is passed through (in by one exit, out by the other) when more directions
+    follow, when a MOVE TO aims elsewhere, or when a corridor carried the hero in and the
+    destination lies elsewhere; otherwise entering it escapes the dungeon. Corridors steer
+    by the extra directions, then the MOVE TO square, then the destination."""
     ch = ctx.ch(seat)
     dirs = list(dirs or [])
     side: str | None = first
@@ -222,7 +224,8 @@ def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
         steps += 1
         if outcome == "tower":
             tower = ch["pos"]
-            passing = bool(dirs) or (target is not None and target != tower)
+            goal = target or (ch["destination"] if steps > 1 else None)
+            passing = bool(dirs) or (goal is not None and goal != tower)
             if not passing:
                 ctx.escape_dungeon(seat, tower)
                 return

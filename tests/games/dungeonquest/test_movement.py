@@ -331,3 +331,20 @@ def test_the_treasure_chamber_is_one_room_over_two_squares():
     assert new["chars"]["P1"]["pos"] == "G7"
     assert CHAMBER == ("E7", "F7")
     assert lay_tile("room-cross", "E")["exits"]["W"] == "open"
+
+
+def test_a_corridor_that_runs_into_a_tower_passes_through_unless_it_is_the_destination():
+    st = make_state()
+    place(st, "A3", "corridor-bend-left", "S")  # entered from the north... laid N/E open
+    st["board"]["A3"]["exits"] = {"N": "open", "E": "open", "S": "wall", "W": "wall"}
+    place(st, "A2", "corridor-straight", "S")  # north/south
+    place(st, "B3", "room-cross", "S")
+    put(st, "P1", "B3", "N", "B2")
+    st["chars"]["P1"]["destination"] = "E7"
+    stack_tiles(st, "room-cross")
+    stack(st, "room", "empty")
+    new, events = run(st, {"P1": "MOVE WEST"}, [])
+    assert new["chars"]["P1"]["status"] == "in" and new["chars"]["P1"]["pos"] == "B1"
+    st["chars"]["P1"]["destination"] = "A1"
+    new, events = run(st, {"P1": "MOVE WEST"}, [])
+    assert new["chars"]["P1"]["status"] == "escaped"
