@@ -37,8 +37,6 @@ import pytest
 
 from games.core.verify import verify_record
 
-pytestmark = pytest.mark.services
-
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 BUDGET = 170.0  # seconds for the whole test, processes included
@@ -204,7 +202,49 @@ def _send_orders(client: Client, game_id: int, prompt: dict[str, Any]) -> bool:
     return False
 
 
-# --- the test --------------------------------------------------------------------------
+# --- production settings (default run: no services needed) --------------------------------
+def _env_example() -> dict[str, str]:
+    """KEY=value lines of deploy/env.example that are not commented out."""
+    values = {}
+    for line in (ROOT / "deploy" / "env.example").read_text().splitlines():
+        if line and not line.startswith("#") and "=" in line:
+            key, value = line.split("=", 1)
+            values[key.strip()] = value.strip()
+    return values
+
+
+def test_env_example_lists_every_variable_the_settings_read() -> None:
+    settings_py = (ROOT / "gm" / "settings.py").read_text()
+    read = set(re.findall(r"[eE]nv(?:\.\w+|\(\))*\.\w+\(\s*[\"']([A-Z][A-Z0-9_]*)[\"']",
+                          settings_py))
+    assert {"DEBUG", "SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL"} <= read
+    documented = set(re.findall(r"^#?([A-Z][A-Z0-9_]*)=", (ROOT / "deploy" / "env.example")
+                                .read_text(), flags=re.MULTILINE))
+    assert sorted(read - documented) == []
+
+
+def test_check_deploy_is_clean_and_static_files_collect(tmp_path: Path) -> None:
+    """`check --deploy` with deploy/env.example's values (and a fresh secret) reports no
+    issue at all, and collectstatic builds whitenoise's manifest with DEBUG=0."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "GM_TEST"))}
+    env.update(_env_example())
+    env.update({"SECRET_KEY": secrets.token_urlsafe(64), "STATIC_ROOT": str(tmp_path / "s"),
+                "GM_VAR_DIR": str(tmp_path / "var"), "DJANGO_SETTINGS_MODULE": "gm.settings"})
+    assert env["DEBUG"] == "0"
+    check = subprocess.run([str(BIN / "python"), "manage.py", "check", "--deploy",
+                            "--fail-level", "WARNING"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "System check identified no issues" in check.stdout
+    static = subprocess.run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert static.returncode == 0, static.stdout + static.stderr
+    assert (tmp_path / "s" / "staticfiles.json").is_file()
+    assert list((tmp_path / "s" / "web").glob("site.*.css.gz"))
+
+
+# --- the whole stack ----------------------------------------------------------------------
+@pytest.mark.services
 def test_production_stack_plays_a_game_over_http(tmp_path: Path) -> None:
     queue = f"gm_smoke_{os.getpid()}_{secrets.token_hex(3)}"
     port = _free_port()
