@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.core.orders import order_lines
@@ -115,14 +115,16 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
 
 
 def _record(mail: mime.Mail, raw: bytes, transport: str) -> InboundMessage:
-    """The received row, committed on its own before any processing."""
-    with transaction.atomic():
-        row, _created = InboundMessage.objects.get_or_create(
-            message_id=mail.message_id,
-            defaults={"sha256": mail.sha256, "transport": transport, "sender": mail.sender,
-                      "recipients": mail.recipients[:20], "subject": mail.subject,
-                      "size": mail.size, "raw": raw[:max_bytes()]})
-    return row
+    """The received row, committed on its own before any processing (one INSERT; the
+    unique Message-ID turns a redelivery into a read of the existing row)."""
+    try:
+        with transaction.atomic():
+            return InboundMessage.objects.create(
+                message_id=mail.message_id, sha256=mail.sha256, transport=transport,
+                sender=mail.sender, recipients=mail.recipients[:20], subject=mail.subject,
+                size=mail.size, raw=raw[:max_bytes()])
+    except IntegrityError:
+        return InboundMessage.objects.get(message_id=mail.message_id)
 
 
 def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _Verdict:

@@ -41,19 +41,15 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
 
     Returns the new row, or None when this (event, recipient) was already queued.
     """
-    with transaction.atomic():
-        if Outbox.objects.filter(key=key).exists():
-            return None
-        try:
-            with transaction.atomic():
-                row = Outbox.objects.create(
-                    key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
-                    body_text=text, body_html=html, headers=headers or {},
-                    reply_to=reply_to, message_id=message_id or new_message_id(),
-                    inbound=inbound)
-        except IntegrityError:  # a concurrent writer got the key first
-            return None
-        transaction.on_commit(lambda: _queue(row.pk))
+    try:
+        with transaction.atomic():
+            row = Outbox.objects.create(
+                key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
+                body_text=text, body_html=html, headers=headers or {}, reply_to=reply_to,
+                message_id=message_id or new_message_id(), inbound=inbound)
+            transaction.on_commit(lambda: _queue(row.pk))
+    except IntegrityError:  # this (event, recipient) was queued before
+        return None
     return row
 
 

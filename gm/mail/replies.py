@@ -72,12 +72,12 @@ def queue_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         headers["References"] = " ".join(dict.fromkeys(refs[-20:]))
     ctx = {**context, "outcome": outcome, "seat": seat, "game": seat.game if seat else None,
            "sender": to, "limit_kb": context.get("limit_kb")}
+    sub = context.get("submission")
     if seat is not None:
-        turn = seat.game.current_turn()
+        turn = sub.turn if sub is not None else seat.game.current_turn()
         ctx["turn"] = turn
         ctx["deadline"] = compose.fmt_deadline(turn.deadline) if turn else ""
         ctx["game_url"] = compose.game_url(seat.game)
-    sub = context.get("submission")
     if sub is not None:
         ctx["orders"] = Orders.from_json(sub.orders).text.splitlines()
     prev = context.get("previous")
