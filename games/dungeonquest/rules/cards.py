@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..board import rotate_cell
 from ..content import HARM, MONSTERS, RINGS, TREASURE
 from ..state import draw_card
-from .combat import meet_monster, meet_spider
+from .combat import article, meet_monster, meet_spider
 from .context import Ctx
 from .items import find_potion
 
@@ -23,9 +23,9 @@ def card_name(card: str) -> str:
     if what == "treasure":
         return f"treasure, {TREASURE[detail]['name']}"
     if what == "monster":
-        return f"monster, a {MONSTERS[detail]['name']}"
+        return f"monster, {article(MONSTERS[detail]['name'])}"
     if what == "sneak":
-        return f"sneak attack by a {MONSTERS[detail]['name']}"
+        return f"sneak attack by {article(MONSTERS[detail]['name'])}"
     if what == "trap" and detail:
         return f"trap, {HARM[detail]['name']}"
     return {"empty": "empty", "nothing": "nothing but old bones", "crypt": "a crypt",

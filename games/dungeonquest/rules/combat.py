@@ -13,9 +13,15 @@ REACTION_TEXT = {"combat": "it fights", "flee": "it runs away",
                  "slash-escape": "it slashes as you get away"}
 
 
+def article(name: str) -> str:
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
+
+
 def monster_answers(ctx: Ctx, seat: str, ambush: bool, no_escape: bool) -> set[str]:
     ch = ctx.ch(seat)
-    allowed = {"attack", "escape"} if ambush else {"attack", "wait", "escape", "use:blinding"}
+    allowed = {"attack", "escape"} if ambush else {"attack", "wait", "escape"}
+    if not ambush and "blinding" in ch["rings"]:
+        allowed.add("use:blinding")
     if not ambush and ch["arrows"] > 0:
         allowed.add("shoot")
     if no_escape or ch["prev"] is None:
@@ -43,7 +49,7 @@ def meet_monster(ctx: Ctx, seat: str, kind: str, *, ambush: bool = False,
     if order is None:
         ch["pending"] = monster
         ctx.stopped.add(seat)
-        ctx.say(seat, f"A {m['name']} ({m['life']} Life Points) bars the way. No order covers "
+        ctx.say(seat, f"{article(m['name'])[0].upper()}{article(m['name'])[1:]} ({m['life']} Life Points) bars the way. No order covers "
                       f"it: decide next turn ({', '.join(describe_choices(allowed))}).")
         return
     resolve_monster(ctx, seat, monster, order)
@@ -133,11 +139,11 @@ def fight(ctx: Ctx, seat: str, monster: dict[str, Any]) -> None:
             lost += hero_loss
             if ch["life"] <= 0:
                 flush(f"the {m['name']} wins")
-                ctx.kill(seat, f"slain by a {m['name']}")
+                ctx.kill(seat, f"slain by {article(m['name'])}")
                 return
         if monster["life"] <= 0:
             flush(f"the {m['name']} is slain ({ch['life']} Life Points left)")
-            ctx.say(seat, f"{ch['name']} slays a {m['name']}.", public=True)
+            ctx.say(seat, f"{ch['name']} slays {article(m['name'])}.", public=True)
             return
         if hero_loss and ch["potion"] and ctx.answer(seat, "hurt", {}, plain=False):
             flush(f"still fighting with {ch['life']} Life Points")

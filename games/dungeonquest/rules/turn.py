@@ -17,7 +17,7 @@ from ..orders import value_of
 from ..state import State, active, treasure_total
 from .cards import take_offer
 from .chamber import loot, settle
-from .combat import monster_answers, resolve_monster, spider_answers, spider_choice
+from .combat import article, monster_answers, resolve_monster, spider_answers, spider_choice
 from .context import Ctx
 from .items import start_of_turn
 from .movement import darkness_exit, run_movement
@@ -182,7 +182,7 @@ def pending_text(ch: dict[str, Any]) -> str | None:
         return None
     if p["type"] == "monster":
         m = MONSTERS[p["kind"]]
-        return f"a {m['name']} ({p['life']} Life Points) faces you in {p['square']}"
+        return f"{article(m['name'])} ({p['life']} Life Points) faces you in {p['square']}"
     if p["type"] == "spider":
         return f"a giant spider drops on you in {p['square']}"
     return f"a {'crypt' if p['type'] == 'crypt' else 'dead adventurer'} lies in {p['square']}"

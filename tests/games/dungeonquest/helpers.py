@@ -30,18 +30,18 @@ def put(state: dict[str, Any], seat: str, sq: str, entry: str | None = None,
 def stack(state: dict[str, Any], deck: str, *cards: str) -> None:
     """Put `cards` on top of `deck`, first card drawn first."""
     pile = state["decks"][deck]
-    for card in reversed(cards):
+    for card in cards:
         if card in pile["draw"]:
             pile["draw"].remove(card)
         else:
             pile["discard"].remove(card)
-        pile["draw"].insert(0, card)
+    pile["draw"] = list(cards) + pile["draw"]
 
 
 def stack_tiles(state: dict[str, Any], *tiles: str) -> None:
-    for tile in reversed(tiles):
+    for tile in tiles:
         state["bag"].remove(tile)
-        state["bag"].insert(0, tile)
+    state["bag"] = list(tiles) + state["bag"]
 
 
 def run(state: dict[str, Any], orders: dict[str, str], script: list[Any],

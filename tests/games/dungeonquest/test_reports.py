@@ -1,0 +1,96 @@
+"""Golden reports: a few complete reports pinned word for word, and the SVG map.
+
+Regenerate after a deliberate change with UPDATE_GOLDEN=1 and read the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from games.core.replay import secret_rng
+from games.dungeonquest.board import svg
+from games.dungeonquest.engine import ENGINE
+from games.dungeonquest.simulate import bot_orders
+
+from .helpers import make_state, place, put, run, stack, stack_tiles
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert path.exists(), f"missing golden file {name}: run with UPDATE_GOLDEN=1"
+    assert text == path.read_text()
+
+
+def scripted_two_turns():
+    """Turn 1: the knight meets an orc no order covers while the barbarian runs a corridor
+    into a trapdoor. Turn 2: the orc decision first (attack, combat), then movement."""
+    st = make_state(2)
+    place(st, "B1", "room-cross", "E")
+    put(st, "P1", "B1", "W", "A1")
+    stack_tiles(st, "room-cross", "corridor-straight", "room-cross", "room-cross",
+                "room-door-ahead")
+    stack(st, "room", "monster:orc", "trapdoor", "treasure:jewellery", "empty")
+    one, ev1 = run(st, {"P1": "MOVE SOUTH", "P2": "MOVE SOUTH\nDESTINATION E7"},
+                   [("trapdoor/P2", 4)])
+    two, ev2 = run(one, {"P1": "ATTACK\nMOVE EAST", "P2": "MOVE SOUTH"},
+                   [("reaction/P1", 2), ("combat/P1", 3), ("combat/P1", 8),
+                    ("combat/P1", 5), ("combat/P1", 10)])
+    return ev1, ev2
+
+
+def bot_game_turn(secret: str, turn: int):
+    state, _ = ENGINE.setup(["P1"], {"first_hero": "adventurer"}, secret_rng(secret, None))
+    for n in range(1, turn + 1):
+        orders = {s: ENGINE.parse_orders(state, s, bot_orders(state, s))
+                  for s in ENGINE.decision(state).seats}
+        state, events = ENGINE.resolve(state, orders, secret_rng(secret, n))
+    return state, events
+
+
+def test_setup_report():
+    _, events = ENGINE.setup(["P1", "P2"], {}, secret_rng("golden", None))
+    check_golden("report0_public.md", ENGINE.report(events, None))
+    check_golden("report0_P1.md", ENGINE.report(events, "P1"))
+
+
+@pytest.mark.parametrize("viewer", ["P1", "P2", None, "*"])
+def test_reports_of_a_decision_and_its_resolution(viewer):
+    ev1, ev2 = scripted_two_turns()
+    tag = "public" if viewer is None else ("gm" if viewer == "*" else viewer)
+    check_golden(f"report1_{tag}.md", ENGINE.report(ev1, viewer))
+    check_golden(f"report2_{tag}.md", ENGINE.report(ev2, viewer))
+
+
+def test_report_of_a_turn_in_the_treasure_chamber():
+    _, events = bot_game_turn("gold-6", 8)
+    check_golden("chamber_turn_P1.md", ENGINE.report(events, "P1"))
+    check_golden("chamber_turn_public.md", ENGINE.report(events, None))
+
+
+def test_report_shape():
+    ev1, ev2 = scripted_two_turns()
+    one = ENGINE.report(ev1, "P1")
+    two = ENGINE.report(ev2, "P1")
+    assert "Report 1 covers turn 1's movement only." in one
+    assert "**Your decision next turn:** a Orc" in one or "Orc (4 Life Points)" in one
+    assert two.index("**Decisions from turn 1**") < two.index("**Turn 2**")
+    assert "Sunset in 24 turns" in two
+    assert "```text" in two
+
+
+def test_svg_map_from_a_view():
+    ev1, _ = scripted_two_turns()
+    st = make_state(2)
+    place(st, "B1", "room-door-ahead", "E")
+    put(st, "P1", "B1", "W", "A1")
+    picture = svg(ENGINE.view(st, None))
+    assert picture.startswith("<svg") and picture.endswith("</svg>")
+    assert "Sir Rohan" in picture and "B1: room" in picture
+    assert picture.count("<circle") == 2
