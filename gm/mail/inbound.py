@@ -34,7 +34,7 @@ from gm.play.models import Game, Seat, Submission
 
 from . import mime, replies
 from .bodytext import strip_reply
-from .models import InboundMessage, Outcome
+from .models import InboundMessage, Kind, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
 
@@ -159,6 +159,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         if body_error is not None:
             body_error.seat = seat
             return body_error
+        stale = _answered_closed_turn(mail, seat)
+        if stale:
+            return _Verdict(Outcome.LATE, stale, seat, context={"message": stale})
     with timer("strip"):
         stripped = strip_reply(found.text)
         if not order_lines(stripped.orders):
@@ -183,6 +186,27 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
                             context={"message": exc.message})
     return _Verdict(Outcome.ACCEPTED, f"version {sub.version}, receipt {sub.receipt}", seat,
                     sub, context={"submission": sub, "rest": stripped.rest})
+
+
+def _answered_closed_turn(mail: mime.Mail, seat: Seat) -> str:
+    """When the message answers a turn notice (In-Reply-To/References) for a turn of this
+    game that is no longer the open one, why it must not count for the current turn.
+
+    Without this, a late reply to turn 3's notice would silently become turn 4's orders.
+    """
+    if not mail.references:
+        return ""
+    asked = (Outbox.objects.filter(message_id__in=mail.references[-20:],
+                                   kind__in=[Kind.TURN_OPENED, Kind.REMINDER],
+                                   turn__game_id=seat.game_id)
+             .select_related("turn").order_by("-turn__number").first())
+    if asked is None or asked.turn is None:
+        return ""
+    current = seat.game.current_turn()
+    if current is not None and current.pk == asked.turn.pk:
+        return ""
+    return (f"you replied to the notice for turn {asked.turn.number}, which is closed; "
+            "nothing was kept for it. To order for the turn open now, reply to its notice")
 
 
 def _current(game: Game, seat: Seat) -> Submission | None:

@@ -91,7 +91,9 @@ class Outbox(models.Model):
     body_html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
     reply_to = models.CharField(max_length=254, blank=True)
-    message_id = models.CharField(max_length=255)
+    message_id = models.CharField(max_length=255, db_index=True)
+    turn = models.ForeignKey("play.Turn", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+", help_text="The turn a notice asks orders for.")
     inbound = models.ForeignKey(InboundMessage, null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="replies")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)

@@ -33,7 +33,7 @@ def _seats(game: Game, names: list[str] | None = None):
 
 
 def _queue(kind: str, key: str, seat: Seat, subject: str, template: str,
-           context: dict[str, Any], html: str = "") -> bool:
+           context: dict[str, Any], html: str = "", turn: Turn | None = None) -> bool:
     user = seat.user
     if not wants(user, kind):
         return False
@@ -47,7 +47,7 @@ def _queue(kind: str, key: str, seat: Seat, subject: str, template: str,
                  f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
     return outbox.enqueue(key=key, kind=kind, to=user.email, user=user, subject=subject,
                           text=text, html=html, headers=headers,
-                          reply_to=seat.reply_address) is not None
+                          reply_to=seat.reply_address, turn=turn) is not None
 
 
 def render_prompt(prompt: dict[str, Any]) -> list[str]:
@@ -87,7 +87,7 @@ def turn_opened(turn: Turn) -> int:
                            "turn_opened.txt", {
                                "turn": turn, "deadline": compose.fmt_deadline(turn.deadline),
                                "prompt_lines": render_prompt(prompt),
-                               "example": prompt.get("example", "")})
+                               "example": prompt.get("example", "")}, turn=turn)
     return sent
 
 
@@ -150,7 +150,7 @@ def send_reminders(now: datetime | None = None) -> int:
                                f"{compose.fmt_deadline(turn.deadline)}", "reminder.txt", {
                                    "turn": turn,
                                    "deadline": compose.fmt_deadline(turn.deadline),
-                                   "prompt_lines": render_prompt(prompt)})
+                                   "prompt_lines": render_prompt(prompt)}, turn=turn)
     return sent
 
 

@@ -36,7 +36,7 @@ def new_message_id() -> str:
 
 def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str = "",
             user=None, reply_to: str = "", headers: dict[str, str] | None = None,
-            inbound=None, message_id: str | None = None) -> Outbox | None:
+            inbound=None, message_id: str | None = None, turn=None) -> Outbox | None:
     """Write one outbound mail unless its key exists; deliver it after commit.
 
     Returns the new row, or None when this (event, recipient) was already queued.
@@ -46,7 +46,7 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
             row = Outbox.objects.create(
                 key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
                 body_text=text, body_html=html, headers=headers or {}, reply_to=reply_to,
-                message_id=message_id or new_message_id(), inbound=inbound)
+                message_id=message_id or new_message_id(), inbound=inbound, turn=turn)
             transaction.on_commit(lambda: _queue(row.pk))
     except IntegrityError:  # this (event, recipient) was queued before
         return None

@@ -268,3 +268,30 @@ def test_errors_reply_lists_line_hint_accepted_part_and_rest(tally_game, accepte
     assert f"receipt {accepted.receipt}) stay in force" in text
     assert "    > this is after the end" in text
     assert_kept(accepted)
+
+
+def test_reply_to_a_closed_turns_notice_is_late_not_next_turns_orders(
+        tally_game, accepted, feed, mailoutbox, on_commit):
+    p1, p2 = seat(tally_game, "P1"), seat(tally_game, "P2")
+    notice_1 = Outbox.objects.get(kind="turn_opened", to=p2.user.email, turn__number=1)
+    # P2's orders arrive by the web; turn 1 resolves and turn 2 opens.
+    from gm.play import actions
+
+    with on_commit():
+        actions.submit_orders(tally_game, p2, "ADD 1", source="web", author=p2.user)
+    assert tally_game.current_turn().number == 2
+    # Now P2 answers turn 1's notice: that must not become turn 2's orders.
+    result = feed(shapes.plain("ADD 3", sender=p2.user.email, to=p2.reply_address,
+                               in_reply_to=notice_1.message_id))
+    assert result.outcome == Outcome.LATE
+    assert "you replied to the notice for turn 1, which is closed" in \
+        replies_to(mailoutbox, p2.user.email)[-1].body
+    assert not Submission.objects.filter(seat=p2, turn__number=2).exists()
+    # Answering turn 2's notice works.
+    notice_2 = Outbox.objects.get(kind="turn_opened", to=p2.user.email, turn__number=2)
+    result = feed(shapes.plain("ADD 3", sender=p2.user.email, to=p2.reply_address,
+                               in_reply_to=notice_2.message_id))
+    assert result.outcome == Outcome.ACCEPTED
+    record = tally_game.records.get(number=1)
+    assert record.orders["P1"]["items"] == accepted.orders["items"]  # nothing lost
+    assert p1.pk == accepted.seat_id
