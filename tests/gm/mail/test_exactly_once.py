@@ -78,3 +78,37 @@ def test_crash_during_processing_rolls_back_and_redelivery_does_it_once(
     assert (result.outcome, result.duplicate) == (Outcome.ACCEPTED, False)
     assert Submission.objects.filter(seat=p1).count() == 1
     assert Outbox.objects.filter(kind="receipt").count() == 1
+
+
+@pytest.mark.services
+def test_concurrent_duplicate_deliveries_process_once(transactional_db, tally_game):
+    """Two transports deliver the same message at the same instant (PostgreSQL)."""
+    import threading
+
+    from django.db import connection
+
+    p1 = seat(tally_game, "P1")
+    raw = shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address,
+                       message_id="<race@client.example>")
+    barrier = threading.Barrier(4)
+    results, errors = [], []
+
+    def deliver():
+        try:
+            barrier.wait()
+            results.append(inbound.process(raw, transport="race"))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    assert sorted(r.duplicate for r in results) == [False, True, True, True]
+    assert {r.outcome for r in results} == {Outcome.ACCEPTED}
+    assert Submission.objects.filter(seat=p1).count() == 1
+    assert Outbox.objects.filter(kind="receipt").count() == 1
