@@ -108,8 +108,8 @@ def _result(d: dict[str, Any], heroes: dict[str, str]) -> list[str]:
 def _setup_report(setup: Event, events: list[Event]) -> str:
     d = setup.data
     out = ["# Report 0: at the gates of Dragonfire Castle", "",
-           f"{len(d['heroes'])} hero{'es' if len(d['heroes']) != 1 else ''} stand in the corner "
-           f"towers. The quest lasts {d['turns']} turns; after sunset no one gets out.", ""]
+           f"{len(d['heroes'])} hero{'es stand' if len(d['heroes']) != 1 else ' stands'} in the "
+           f"corner tower{'s' if len(d['heroes']) != 1 else ''}. The quest lasts {d['turns']} turns; after sunset no one gets out.", ""]
     for seat, h in d["heroes"].items():
         out.append(f"- **{h['name']} {h['title']}** ({seat}) in the tower at {h['tower']}: "
                    f"Strength {h['strength']}, Agility {h['agility']}, Armour {h['armour']}, "

@@ -135,6 +135,8 @@ def public_char(ch: Char, over: bool) -> dict[str, Any]:
 def private_char(ch: Char) -> dict[str, Any]:
     data = clone(ch)
     data["treasure_total"] = treasure_total(ch)
+    from .orders import GRAMMAR
+    data["standing_text"] = [GRAMMAR.render(item) for item in ch["standing"]]
     data["ring_names"] = [RINGS[r]["name"] for r in ch["rings"]]
     data["ability"] = HEROES[ch["hero"]]["ability_text"]
     data["stats"] = {k: HEROES[ch["hero"]][k] for k in ("strength", "agility", "armour", "luck")}
