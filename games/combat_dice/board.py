@@ -21,11 +21,16 @@ def svg(view: dict[str, Any]) -> str:
         x = 10 + col * 300
         parts.append(rect(x, 10, 285, 250, fill="#fbfaf7"))
         parts.append(text(x + 10, 32, f"{seat}", size=16, weight="bold"))
-        hp, max_hp = f.get("hp", 0), f.get("max_hp", 0) or 1
-        parts.append(bar(x + 10, 42, 265, 14, hp, max_hp,
-                         fill="#3a7d44" if hp > max_hp // 3 else "#b33"))
-        parts.append(text(x + 140, 54, f"{hp} / {max_hp} HP", size=11, anchor="middle"))
-        parts.append(text(x + 10, 76, ", ".join(f.get("items") or ["unarmed"]), size=12))
+        hp, max_hp = f.get("hp"), f.get("max_hp")
+        if hp is None or not max_hp:  # hidden until both have armed
+            parts.append(text(x + 140, 54, "hit points hidden until both are armed", size=11,
+                              anchor="middle", fill="#777"))
+        else:
+            parts.append(bar(x + 10, 42, 265, 14, hp, max_hp,
+                             fill="#3a7d44" if hp > max_hp // 3 else "#b33"))
+            parts.append(text(x + 140, 54, f"{hp} / {max_hp} HP", size=11, anchor="middle"))
+        kit = f.get("items") or (["unarmed"] if view.get("phase") != "arm" else ["arming…"])
+        parts.append(text(x + 10, 76, ", ".join(kit), size=12))
         for i, cond in enumerate((f.get("conditions") or [])[:4]):
             parts.append(text(x + 10, 96 + 16 * i, cond, size=11, fill="#a33"))
         roll = (last.get("rolls") or {}).get(seat)

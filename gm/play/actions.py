@@ -155,12 +155,12 @@ def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
         game.save()
         record_log(game, "started", f"{user.username} started the game. Dice secret "
                    f"SHA-256: {game.secret_sha256}", actor=user)
-        _open_next(game, engine, step.state, 1, now)
+        open_turn(game, engine, step.state, 1, now)
     return game
 
 
 # --- turns -----------------------------------------------------------------------------
-def _open_next(game: Game, engine: Engine, state: Any, number: int, now: datetime) -> Turn | None:
+def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime) -> Turn | None:
     decision = engine.decision(state)
     if decision is None:
         _finish(game, engine, state, now)
@@ -168,7 +168,7 @@ def _open_next(game: Game, engine: Engine, state: Any, number: int, now: datetim
     turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
                                deadline=now + turn_length(game))
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
-    _maybe_due_early(game, turn)
+    maybe_due_early(game, turn)
     _send(signals.turn_opened, turn=turn)
     return turn
 
@@ -197,7 +197,7 @@ def seats_in(turn: Turn) -> set[str]:
     return done
 
 
-def _maybe_due_early(game: Game, turn: Turn) -> None:
+def maybe_due_early(game: Game, turn: Turn) -> None:
     if not game.process_early or turn.status != Turn.Status.OPEN:
         return
     if set(turn.owing) <= seats_in(turn):
@@ -335,7 +335,7 @@ def publish(record: TurnRecord) -> None:
     _send(signals.turn_published, record=record)
     state = engine.from_json(record.state_after)
     if game.status == Game.Status.RUNNING:
-        _open_next(game, engine, state, record.number + 1, timezone.now())
+        open_turn(game, engine, state, record.number + 1, timezone.now())
 
 
 # --- orders ----------------------------------------------------------------------------
@@ -346,8 +346,11 @@ def _open_turn_for(game: Game, seat: Seat, *, for_update: bool) -> Turn:
     turn = qs.first()
     if game.status == Game.Status.FINISHED:
         raise LateOrders("this game is over; no more orders are taken")
-    if game.status == Game.Status.OPEN or turn is None:
+    if game.status == Game.Status.OPEN:
         raise Conflict("this game has not started yet")
+    if turn is None:  # a GM rerun/rollback superseded the turn while we waited for it
+        raise Conflict("the GM is replaying turns of this game right now; look at the game "
+                       "page and send your orders again")
     if turn.status == Turn.Status.PAUSED or game.status == Game.Status.PAUSED:
         raise Conflict("the GM has paused this game; orders open again when it resumes")
     if turn.status != Turn.Status.OPEN or (turn.deadline and turn.deadline <= timezone.now()):
@@ -370,8 +373,8 @@ def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission
         turn = _open_turn_for(game, seat, for_update=True)
         state = engine.from_json(Game.objects.values_list("state", flat=True).get(pk=game.pk))
         orders = engine.parse_orders(state, seat.name, text)  # raises OrdersInvalid
-        sub = _new_version(turn, seat, text, orders.to_json(), orders.receipt, source, author)
-        _maybe_due_early(turn.game, turn)
+        sub = new_version(turn, seat, text, orders.to_json(), orders.receipt, source, author)
+        maybe_due_early(turn.game, turn)
         _send(signals.orders_received, submission=sub)
     return sub
 
@@ -383,12 +386,12 @@ def withdraw_orders(game: Game, seat: Seat, *, source: str = Submission.Source.W
         current = latest_submission(turn, seat)
         if current is None or current.withdrawn:
             raise Conflict("there are no orders to withdraw")
-        sub = _new_version(turn, seat, "", None, "", source, author)
+        sub = new_version(turn, seat, "", None, "", source, author)
         _send(signals.orders_received, submission=sub)
     return sub
 
 
-def _new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
+def new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
                  source: str, author) -> Submission:
     last = turn.submissions.filter(seat=seat).aggregate(v=Max("version"))["v"] or 0
     return Submission.objects.create(turn=turn, seat=seat, version=last + 1, text=text,

@@ -143,12 +143,12 @@ def resume(game: Game, actor, reason: str, *, now: datetime | None = None) -> Ga
                                    else play.turn_length(game))
             turn.save(update_fields=["status", "deadline"])
             public += f" Turn {turn.number} is due at {turn.deadline:%Y-%m-%d %H:%M} UTC."
-            play._maybe_due_early(game, turn)
+            play.maybe_due_early(game, turn)
         elif turn is not None and turn.status == Turn.Status.RESOLVED:
             # Published while paused: publish() did not open the next turn; do it now.
             record = turn.record
             engine = play.engine_for(game)
-            opened = play._open_next(game, engine, engine.from_json(record.state_after),
+            opened = play.open_turn(game, engine, engine.from_json(record.state_after),
                                      turn.number + 1, now)
             if opened is not None:
                 public += f" Turn {opened.number} is open."
@@ -311,7 +311,7 @@ def amend_state(game: Game, actor, reason: str, changes: list[dict[str, Any]], *
                          "from_hash": amendment["from_hash"], "to_hash": amendment["to_hash"]})
         invalid = _recheck_open_orders(game, engine, turn, actor, now)
         if turn.status == Turn.Status.OPEN and not invalid:
-            play._maybe_due_early(game, turn)
+            play.maybe_due_early(game, turn)
     return {"version": version, "patch": patch, **amendment}
 
 
@@ -332,7 +332,7 @@ def _recheck_open_orders(game: Game, engine: Engine, turn: Turn, actor,
                 continue
             except OrdersInvalid:
                 invalid.append(seat.name)
-        play._new_version(turn, seat, "", None, "", Submission.Source.GM, actor)
+        play.new_version(turn, seat, "", None, "", Submission.Source.GM, actor)
     if invalid:
         _fresh_deadline(game, turn, invalid, now)
     return invalid
@@ -375,7 +375,7 @@ def replace_orders(game: Game, actor, reason: str, seat_name: str, text: str, *,
         if seat.name not in turn.owing:
             raise Conflict(f"seat {seat.name} owes no orders on turn {turn.number}")
         orders = engine.parse_orders(engine.from_json(game.state), seat.name, text)
-        sub = play._new_version(turn, seat, text, orders.to_json(), orders.receipt,
+        sub = play.new_version(turn, seat, text, orders.to_json(), orders.receipt,
                                 Submission.Source.GM, actor)
         log_act(game, "orders-replaced", f"{actor.username} set the orders of seat "
                 f"{seat.name} for turn {turn.number}.", actor=actor, reason=reason,
@@ -383,7 +383,7 @@ def replace_orders(game: Game, actor, reason: str, seat_name: str, text: str, *,
                 private={"seat": seat.name, "text": orders.text, "receipt": orders.receipt,
                          "version": sub.version})
         if turn.status == Turn.Status.OPEN:
-            play._maybe_due_early(game, turn)
+            play.maybe_due_early(game, turn)
     return sub
 
 
@@ -514,7 +514,7 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
         game.state_hash = state_hash(engine.to_json(engine.from_json(base)))
         game.save(update_fields=["state", "state_hash"])
         result = RerunResult(start=number)
-        turn = play._open_next(game, engine, engine.from_json(base), number, now)
+        turn = play.open_turn(game, engine, engine.from_json(base), number, now)
         k = number
         while turn is not None:
             first = k == number
@@ -628,7 +628,7 @@ def _carry_record_orders(game: Game, engine: Engine, turn: Turn, old: TurnRecord
         else:
             missing.append(name)
             continue
-        play._new_version(turn, seat, text, orders.to_json(), orders.receipt,
+        play.new_version(turn, seat, text, orders.to_json(), orders.receipt,
                           Submission.Source.GM, actor)
     return missing
 
@@ -649,12 +649,12 @@ def _carry_open_orders(game: Game, engine: Engine, turn: Turn, old_turn: Turn | 
         except OrdersInvalid:
             lost.append(seat.name)
             continue
-        play._new_version(turn, seat, text, orders.to_json(), orders.receipt,
+        play.new_version(turn, seat, text, orders.to_json(), orders.receipt,
                           Submission.Source.GM, actor)
     if lost:
         result.reorder = lost
         _fresh_deadline(game, turn, lost, now)
-    play._maybe_due_early(game, turn)
+    play.maybe_due_early(game, turn)
 
 
 def rollback_to(game: Game, actor, reason: str, number: int, *,
@@ -679,7 +679,7 @@ def rollback_to(game: Game, actor, reason: str, number: int, *,
         game.state = record.state_before
         game.state_hash = record.before_hash
         game.save(update_fields=["state", "state_hash"])
-        turn = play._open_next(game, engine, engine.from_json(record.state_before), number, now)
+        turn = play.open_turn(game, engine, engine.from_json(record.state_before), number, now)
         amendments = list(old_turns[number].amendments) if number in old_turns else []
         if turn is not None and amendments:
             turn.amendments = amendments
@@ -744,7 +744,7 @@ def set_seat_mode(game: Game, actor, reason: str, seat_name: str, mode: str) -> 
         log_act(game, "seat-mode", f"Seat {seat.name} is now {seat.get_mode_display()}.",
                 actor=actor, reason=reason, private={"seat": seat.name, "mode": mode})
         if turn is not None and turn.status == Turn.Status.OPEN:
-            play._maybe_due_early(game, turn)
+            play.maybe_due_early(game, turn)
     return seat
 
 
