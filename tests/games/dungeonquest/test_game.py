@@ -57,3 +57,20 @@ def test_options_choose_the_first_hero():
     state, _ = ENGINE.setup(["P1", "P2"], {"first_hero": "adventurer"},
                             secret_rng("opt", None))
     assert [c["hero"] for c in state["chars"].values()] == ["adventurer", "knight"]
+
+
+def test_simulation_prints_survival_and_treasure(capsys):
+    from games.dungeonquest.simulate import main
+    main(["--games", "4", "--seed", "smoke"])
+    out = capsys.readouterr().out
+    assert "survival:" in out and "knight" in out
+
+
+@pytest.mark.slow
+def test_bot_survival_stays_in_the_designed_band():
+    """The README's figure is 22.8 percent over 1000 games; 120 games must stay near it."""
+    survived = 0
+    for g in range(120):
+        state = play(ENGINE, ["P1"], content.HERO_ORDER[g % 4], f"dq-{g:06d}")
+        survived += state["chars"]["P1"]["status"] == "escaped"
+    assert 0.10 <= survived / 120 <= 0.35
