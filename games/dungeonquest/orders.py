@@ -82,10 +82,12 @@ def _search(tokens: list[str], ctx: Any) -> Order:
         return {"op": "search", "target": "crypt"}
     if words in (["BODY"], ["CORPSE"]):
         return {"op": "search", "target": "body"}
+    if len(words) == 1 and is_square(words[0]):
+        return {"op": "search", "to": words[0]}
     if len(words) == 1:
         return {"op": "search", "dir": _direction(words[0])}
     raise OrderSyntax("SEARCH takes at most one direction",
-                      "e.g. SEARCH THEN EAST, SEARCH CRYPT or SEARCH BODY")
+                      "e.g. SEARCH THEN EAST, SEARCH THEN G7, SEARCH CRYPT or SEARCH BODY")
 
 
 def _stay(tokens: list[str], ctx: Any) -> Order:
@@ -191,6 +193,8 @@ def render(order: Order) -> str:
             return f"SEARCH {order['target'].upper()}"
         if order.get("dir"):
             return f"SEARCH THEN {SIDE_WORDS[order['dir']].upper()}"
+        if order.get("to"):
+            return f"SEARCH THEN {order['to']}"
         return "SEARCH"
     if op == "destination":
         return f"DESTINATION {order['square'] or 'NONE'}"

@@ -350,7 +350,7 @@ def search(ctx: Ctx, seat: str, order: dict[str, Any]) -> None:
         ctx.use_ring(seat, "vision", "and sees four places at once")
         cards = [draw_card(ctx.state, "search", ctx.rng) for _ in range(4)]
         rank = list(SEARCH_RANK)
-        if order.get("dir"):
+        if order.get("dir") or order.get("to"):
             rank.remove("secret-door")
             rank.insert(0, "secret-door")
 
@@ -366,7 +366,9 @@ def search(ctx: Ctx, seat: str, order: dict[str, Any]) -> None:
         ctx.say(seat, f"Sees: {', '.join(cards)}; keeps {card}.")
     else:
         card = draw_card(ctx.state, "search", ctx.rng)
-    apply_card(ctx, seat, "search", card, search_dir=order.get("dir"))
+    wanted = order.get("dir") or (side_towards(ch["pos"], order["to"]) if order.get("to")
+                                  else None)
+    apply_card(ctx, seat, "search", card, search_dir=wanted)
 
 
 # -- everyone at once -------------------------------------------------------------------------

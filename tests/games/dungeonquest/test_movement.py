@@ -262,6 +262,17 @@ def test_search_finds_a_secret_door_to_the_named_square():
     assert "through a secret door" in lines(events)
 
 
+def test_search_may_name_the_square_instead_of_the_direction():
+    st = make_state()
+    place(st, "B2", "dead-end", "S")
+    put(st, "P1", "B2", "N", "B1")
+    stack(st, "search", "secret-door")
+    stack_tiles(st, "room-cross")
+    stack(st, "room", "empty")
+    new, _ = run(st, {"P1": "SEARCH THEN A2"}, [])
+    assert new["chars"]["P1"]["pos"] == "A2"
+
+
 def test_a_room_is_searched_at_most_twice_a_visit():
     st = make_state()
     place(st, "B2", "room-cross", "S")

@@ -16,6 +16,7 @@ from .helpers import make_state
     ("move to f7", "MOVE TO F7"),
     ("SEARCH THEN EAST", "SEARCH THEN EAST"),
     ("search crypt", "SEARCH CRYPT"),
+    ("search then g7", "SEARCH THEN G7"),
     ("search corpse", "SEARCH BODY"),
     ("loot", "STAY"),
     ("retreat", "RETREAT"),

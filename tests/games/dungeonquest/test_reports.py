@@ -74,6 +74,17 @@ def test_report_of_a_turn_in_the_treasure_chamber():
     check_golden("chamber_turn_public.md", ENGINE.report(events, None))
 
 
+def test_report_of_nightfall_and_the_result():
+    st = make_state(2)
+    st["turn"] = 26
+    place(st, "B2", "room-cross", "S")
+    put(st, "P1", "B2", "N", "B1")
+    st["chars"]["P2"].update(status="escaped", fate="escaped through the tower J1 on turn 20",
+                             treasure=[{"name": "a treasure counter", "value": 150}])
+    _, events = run(st, {"P1": "STAY"}, [])
+    check_golden("report26_public.md", ENGINE.report(events, None))
+
+
 def test_report_shape():
     ev1, ev2 = scripted_two_turns()
     one = ENGINE.report(ev1, "P1")
