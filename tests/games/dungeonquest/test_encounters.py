@@ -453,3 +453,31 @@ def test_leaving_the_chamber_takes_no_treasure_and_returns_the_counters():
     new, _ = run(st, {"P1": "MOVE NORTH"}, [("dragon/return", list(range(12)))])
     assert new["chars"]["P1"]["treasure"] == [] and new["chars"]["P1"]["pos"] == "E6"
     assert len(new["dragon"]["pool"]) == 12
+
+
+def test_the_fiery_dragon_burns_everyone_in_a_shared_chamber():
+    st = chamber_state(2)
+    put(st, "P1", "E7", "N", "E6", treasure=[{"name": "a treasure counter", "value": 50}])
+    put(st, "P2", "F7", "S", "F8", treasure=[{"name": "a treasure counter", "value": 75}])
+    st["dragon"]["pool"] = sorted(st["dragon"]["pool"])  # fiery first
+    new, events = run(st, {"P1": "LOOT", "P2": "LOOT"},
+                      [("dragon/fire/P1", 2), ("dragon/fire/P2", 3),
+                       ("dragon/return", list(range(12)))])
+    assert new["chars"]["P1"]["treasure"] == [] and new["chars"]["P2"]["treasure"] == []
+    assert new["chars"]["P1"]["pos"] == "E6" and new["chars"]["P2"]["pos"] == "F8"
+    assert new["chars"]["P2"]["life"] == 20 - 3
+
+
+def test_ambush_condition_and_a_trapped_door():
+    st = into_room("sneak:goblin")
+    new, _ = run(st, {"P1": "MOVE EAST\nIF AMBUSH THEN ATTACK"},
+                 [("sneak/P1", 4), ("reaction/P1", 6)])
+    assert new["chars"]["P1"]["pending"] is None and new["chars"]["P1"]["life"] == 16
+    st = make_state()
+    place(st, "B2", "room-door-ahead", "S")
+    put(st, "P1", "B2", "N", "B1")
+    stack(st, "door", "trap:spring-blade")
+    stack_tiles(st, "room-cross")
+    stack(st, "room", "empty")
+    new, events = run(st, {"P1": "MOVE SOUTH"}, [("harm/spring-blade/P1", 6)])
+    assert new["chars"]["P1"]["life"] == 12 and new["chars"]["P1"]["pos"] == "B3"

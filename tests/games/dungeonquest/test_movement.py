@@ -359,3 +359,17 @@ def test_a_corridor_that_runs_into_a_tower_passes_through_unless_it_is_the_desti
     st["chars"]["P1"]["destination"] = "A1"
     new, events = run(st, {"P1": "MOVE WEST"}, [])
     assert new["chars"]["P1"]["status"] == "escaped"
+
+
+def test_priority_ties_roll_again():
+    st = make_state(2)
+    place(st, "B2", "room-cross", "S")
+    place(st, "D2", "room-cross", "S")
+    put(st, "P1", "B2", "N", "B1")
+    put(st, "P2", "D2", "N", "D1")
+    stack_tiles(st, "room-cross")
+    stack(st, "room", "empty")
+    new, _ = run(st, {"P1": "MOVE EAST", "P2": "MOVE WEST"},
+                 [("priority/C2/P1", 4), ("priority/C2/P2", 4),
+                  ("priority/C2/P1", 1), ("priority/C2/P2", 3)])
+    assert new["chars"]["P2"]["pos"] == "C2" and new["chars"]["P1"]["pos"] == "B2"
