@@ -171,6 +171,30 @@ def _text_parts(part: EmailMessage):
 
 
 def _decode(part: EmailMessage) -> str:
+    text = _decode_bytes(part)
+    if str(part.get_param("format") or "").lower() == "flowed":
+        text = unflow(text, delsp=str(part.get_param("delsp") or "").lower() == "yes")
+    return text
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed: a line ending in a space continues on the next, so
+    a long order wrapped by the sender's client is one order line again."""
+    out: list[str] = []
+    current = ""
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        line = raw[1:] if raw.startswith(" ") else raw  # space-stuffing
+        if line.endswith(" ") and line != "-- " and not line.startswith(">"):
+            current += line[:-1] if delsp else line
+            continue
+        out.append(current + line)
+        current = ""
+    if current:
+        out.append(current)
+    return "\n".join(out)
+
+
+def _decode_bytes(part: EmailMessage) -> str:
     payload = part.get_payload(decode=True) or b""
     declared = part.get_param("charset")
     charset = str(declared or "us-ascii").strip().lower()

@@ -154,3 +154,22 @@ def test_forwarded_message_only_is_not_read_as_orders(tally_game, feed):
     msg["From"], msg["To"], msg["Subject"] = p1.user.email, p1.reply_address, "Fwd: x"
     assert feed(msg.as_bytes()).outcome == Outcome.NO_TEXT
     assert _latest(tally_game, "P1") is None
+
+
+def test_format_flowed_long_line_is_one_order(tally_game, feed):
+    """Apple Mail and Thunderbird wrap long lines with format=flowed (RFC 3676)."""
+    p1 = seat(tally_game, "P1")
+    body = "ADD \r\n3  # a long comment that the client \r\nwrapped for me\r\n\r\nEND\r\n"
+    raw = shapes.raw_bytes(body.encode(), sender=p1.user.email, to=p1.reply_address,
+                           charset="utf-8; format=flowed")
+    assert feed(raw).outcome == Outcome.ACCEPTED
+    assert _latest(tally_game, "P1").orders["items"] == [{"order": {"op": "add", "n": 3}}]
+
+
+def test_unflow_rules():
+    from gm.mail.mime import unflow
+
+    assert unflow("a \nb\n-- \nsig") == "a b\n-- \nsig"
+    assert unflow("wr \napped", delsp=True) == "wrapped"
+    assert unflow(" stuffed") == "stuffed"
+    assert unflow("> quoted \nnext") == "> quoted \nnext"
