@@ -12,7 +12,7 @@ from games.core.types import Decision, Event, Orders
 from . import orders as orderbook
 from . import prompts
 from . import report as reporting
-from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, text_map
+from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, svg, text_map
 from .content import HERO_ORDER, HEROES, RINGS
 from .rules.turn import resolve_turn, winners
 from .state import (
@@ -86,6 +86,10 @@ class DungeonquestEngine(Engine):
 
     def report(self, events: list[Event], viewer: str | None) -> str:
         return reporting.render(events, viewer)
+
+    def board(self, view: dict[str, Any]) -> str | None:
+        """The explored map as SVG (games/dungeonquest/board.py), from the view only."""
+        return svg(view)
 
     def invariants(self, state: State) -> list[str]:
         return invariants(state)
