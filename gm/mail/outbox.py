@@ -99,15 +99,25 @@ def give_up(pk: int) -> None:
         status=Outbox.Status.FAILED)
 
 
+def backoff_seconds(attempts: int) -> float:
+    """Wait before the next attempt after `attempts` failed ones: 30 s doubling, max 1 h."""
+    return float(min(3600, 30 * 2 ** max(0, attempts - 1)))
+
+
 def requeue_stale(now=None, *, pending_after: float = 120.0,
-                  sending_lease: float = 600.0) -> list[int]:
-    """Re-queue rows whose task was lost: pending too long, or claimed and never finished."""
+                  sending_lease: float = 600.0, max_attempts: int = 9) -> list[int]:
+    """Re-queue rows whose task was lost: pending too long (respecting the backoff after
+    failed attempts), or claimed and never finished. Rows out of attempts are FAILED."""
     now = now or timezone.now()
+    Outbox.objects.filter(status=Outbox.Status.PENDING, attempts__gte=max_attempts).update(
+        status=Outbox.Status.FAILED)
     pending = Outbox.objects.filter(status=Outbox.Status.PENDING,
                                     created__lt=now - timedelta(seconds=pending_after))
+    ids = [pk for pk, attempts, claimed in
+           pending.values_list("pk", "attempts", "claimed_at")[:500]
+           if claimed is None or claimed <= now - timedelta(seconds=backoff_seconds(attempts))]
     stale = Outbox.objects.filter(status=Outbox.Status.SENDING,
                                   claimed_at__lt=now - timedelta(seconds=sending_lease))
-    ids = list(pending.values_list("pk", flat=True)[:500])
     stale_ids = list(stale.values_list("pk", flat=True)[:500])
     Outbox.objects.filter(pk__in=stale_ids, status=Outbox.Status.SENDING).update(
         status=Outbox.Status.PENDING)

@@ -21,7 +21,8 @@ def deliver(self, outbox_id: int) -> bool:
             # In-process (embedded) mode: no broker to wait on; the periodic sweep
             # (send_reminders -> requeue_stale) retries the row later.
             return False
-        raise self.retry(exc=exc, countdown=min(3600, 30 * 2 ** self.request.retries)) from exc
+        countdown = outbox.backoff_seconds(self.request.retries + 1)
+        raise self.retry(exc=exc, countdown=countdown) from exc
 
 
 @shared_task(ignore_result=True)

@@ -177,6 +177,8 @@ def test_failed_send_is_retried_then_sent(db, on_commit, monkeypatch, mailoutbox
     row.refresh_from_db()
     assert (row.status, row.attempts) == (Outbox.Status.PENDING, 1)
     assert "connection dropped" in row.last_error and mailoutbox == []
+    # Not before the backoff (30 s after the first failure) and the 120 s pending grace:
+    assert outbox.requeue_stale(now=timezone.now() + timedelta(seconds=20)) == []
     requeued = outbox.requeue_stale(now=timezone.now() + timedelta(minutes=5))
     row.refresh_from_db()
     assert requeued == [row.pk]
@@ -206,7 +208,7 @@ def test_deliver_task_retries_with_backoff_on_a_broker(db, monkeypatch):
                 tasks.deliver.run(row.pk)
         finally:
             tasks.deliver.pop_request()
-    assert seen == [30, 240]
+    assert seen == [30.0, 240.0]
     tasks.deliver.push_request(retries=8, is_eager=False)
     try:
         assert tasks.deliver.run(row.pk) is False
@@ -229,3 +231,21 @@ def test_mail_goes_out_over_real_smtp(tally_game, feed, smtp_sink):
     assert reply["Auto-Submitted"] == "auto-replied"
     assert reply["Message-ID"] == Outbox.objects.get(pk=result.reply_id).message_id
     assert "    ADD 2\r\n" in reply.get_content()
+
+
+def test_sweep_respects_backoff_and_gives_up(db, monkeypatch):
+    now = timezone.now()
+    old = now - timedelta(hours=2)
+    rows = {}
+    for name, attempts, claimed in (("fresh", 0, None), ("backing-off", 5, now),
+                                    ("due", 5, now - timedelta(minutes=9)),
+                                    ("spent", 9, old)):
+        rows[name] = Outbox.objects.create(key=name, kind=Kind.RECEIPT, to="a@example.org",
+                                           subject="s", body_text="t", message_id=f"<{name}>",
+                                           attempts=attempts, claimed_at=claimed)
+    Outbox.objects.update(created=old)
+    queued = []
+    monkeypatch.setattr(outbox, "_queue", queued.append)
+    ids = outbox.requeue_stale(now=now)
+    assert sorted(ids) == sorted([rows["fresh"].pk, rows["due"].pk]) == sorted(queued)
+    assert Outbox.objects.get(key="spent").status == Outbox.Status.FAILED
