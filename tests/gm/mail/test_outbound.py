@@ -249,3 +249,16 @@ def test_sweep_respects_backoff_and_gives_up(db, monkeypatch):
     ids = outbox.requeue_stale(now=now)
     assert sorted(ids) == sorted([rows["fresh"].pk, rows["due"].pk]) == sorted(queued)
     assert Outbox.objects.get(key="spent").status == Outbox.Status.FAILED
+
+
+def test_admin_lists_inbound_and_outbox(tally_game, client, django_user_model, feed):
+    from . import mimeshapes as shapes
+
+    p1 = seat(tally_game, "P1")
+    feed(shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address,
+                      message_id="<adm@client.example>"))
+    admin = django_user_model.objects.create_superuser("root", "root@x.example", "pw")
+    client.force_login(admin)
+    page = client.get("/admin/gm_mail/inboundmessage/")
+    assert page.status_code == 200 and b"adm@client.example" in page.content
+    assert client.get("/admin/gm_mail/outbox/?kind=receipt").status_code == 200
