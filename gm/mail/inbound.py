@@ -16,6 +16,7 @@ Every path (SMTP listener, IMAP poll, MTA pipe, provider webhooks) calls `proces
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.core.orders import order_lines
@@ -37,9 +39,16 @@ from .bodytext import strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
+log = logging.getLogger(__name__)
+
 
 def max_bytes() -> int:
     return int(getattr(settings, "GM_MAIL_MAX_BYTES", 256 * 1024))
+
+
+def max_attempts() -> int:
+    """Deliveries of a message that failed with an error before it is set aside."""
+    return int(getattr(settings, "GM_MAIL_MAX_ATTEMPTS", 5))
 
 
 @dataclass
@@ -91,6 +100,8 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
         row = _record(mail, raw, transport)
     if row.done:
         return Result(row.outcome, mail.message_id, row.pk, duplicate=True)
+    if row.attempts > max_attempts():
+        return _set_aside(row, mail)
     with transaction.atomic():
         row = InboundMessage.objects.select_for_update().get(pk=row.pk)
         if row.done:
@@ -120,11 +131,28 @@ def _record(mail: mime.Mail, raw: bytes, transport: str) -> InboundMessage:
     try:
         with transaction.atomic():
             return InboundMessage.objects.create(
-                message_id=mail.message_id, sha256=mail.sha256, transport=transport,
-                sender=mail.sender, recipients=mail.recipients[:20], subject=mail.subject,
-                size=mail.size, raw=raw[:max_bytes()])
+                message_id=mail.message_id, sha256=mail.sha256, transport=transport[:16],
+                sender=mail.sender[:254], recipients=mail.recipients[:20],
+                subject=mail.subject, size=mail.size, raw=raw[:max_bytes()])
     except IntegrityError:
-        return InboundMessage.objects.get(message_id=mail.message_id)
+        pass
+    # A redelivery: count it, so a message that fails every time is eventually set aside
+    # instead of blocking an IMAP folder or an MTA queue for ever.
+    with transaction.atomic():
+        InboundMessage.objects.filter(message_id=mail.message_id,
+                                      outcome=Outcome.RECEIVED).update(attempts=F("attempts") + 1)
+    return InboundMessage.objects.get(message_id=mail.message_id)
+
+
+def _set_aside(row: InboundMessage, mail: mime.Mail) -> Result:
+    """Give up on a message that raised on every delivery: mark it (no reply), keep it."""
+    detail = (f"failed {row.attempts - 1} times; set aside for the operator (raw message "
+              "kept in the admin)")
+    InboundMessage.objects.filter(pk=row.pk, outcome=Outcome.RECEIVED).update(
+        outcome=Outcome.ERROR, detail=detail, processed=timezone.now(),
+        reply_suppressed="error")
+    log.error("inbound message %s %s", mail.message_id, detail)
+    return Result(Outcome.ERROR, mail.message_id, row.pk, detail=detail)
 
 
 def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _Verdict:

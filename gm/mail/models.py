@@ -29,6 +29,7 @@ class Outcome(models.TextChoices):
     TOO_LARGE = "too_large", "over the size limit"
     UNDECODABLE = "undecodable", "charset could not be decoded"
     LOOP = "loop", "automatic or list mail, ignored"
+    ERROR = "error", "failed every attempt; kept for the operator"
 
 
 class InboundMessage(models.Model):
@@ -47,6 +48,7 @@ class InboundMessage(models.Model):
                              related_name="inbound_mail")
     submission = models.ForeignKey("play.Submission", null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="inbound_mail")
+    attempts = models.PositiveIntegerField(default=1, help_text="Deliveries seen.")
     reply_suppressed = models.CharField(max_length=40, blank=True,
                                         help_text="Why no reply was sent, if none was.")
     received = models.DateTimeField(auto_now_add=True)

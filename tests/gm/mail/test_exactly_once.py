@@ -112,3 +112,28 @@ def test_concurrent_duplicate_deliveries_process_once(transactional_db, tally_ga
     assert {r.outcome for r in results} == {Outcome.ACCEPTED}
     assert Submission.objects.filter(seat=p1).count() == 1
     assert Outbox.objects.filter(kind="receipt").count() == 1
+
+
+def test_a_message_that_fails_every_time_is_set_aside(tally_game, feed, monkeypatch,
+                                                       settings, mailoutbox):
+    """A poison message must not block the IMAP folder or the MTA queue for ever."""
+    settings.GM_MAIL_MAX_ATTEMPTS = 3
+    p1 = seat(tally_game, "P1")
+    raw = shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address,
+                       message_id="<poison@client.example>")
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(actions, "submit_orders", boom)
+    for _ in range(3):
+        with pytest.raises(RuntimeError):
+            inbound.process(raw, envelope=Envelope(), transport="imap")
+    before = len(mailoutbox)
+    result = feed(raw)
+    assert result.outcome == Outcome.ERROR
+    row = InboundMessage.objects.get(message_id="poison@client.example")
+    assert (row.outcome, row.attempts) == (Outcome.ERROR, 4)
+    assert bytes(row.raw) == raw  # kept for the operator
+    assert len(mailoutbox) == before
+    assert feed(raw).duplicate  # and from now on a plain duplicate
