@@ -64,6 +64,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a Redis database used only by the benchmark")
     p.add_argument("--seed", type=int, default=1, help="seed of the random orders")
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    p.add_argument("--conn-max-age", type=int, default=0,
+                   help="keep Django's database connections this many seconds (adds "
+                        "?conn_max_age=N to DATABASE_URL; 0 = the settings' default: a new "
+                        "connection for every task)")
     p.add_argument("--async-commit", action="store_true",
                    help="ALTER DATABASE ... SET synchronous_commit = off (both the stack "
                         "and the floor): shows the cost without waiting for WAL flushes")
@@ -100,7 +104,10 @@ def service_env(args: argparse.Namespace, queue: str, var_dir: str) -> dict[str,
     env.update({
         "DJANGO_SETTINGS_MODULE": "gm.settings", "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(64), "ALLOWED_HOSTS": "127.0.0.1",
-        "DATABASE_URL": args.database_url, "CELERY_BROKER_URL": args.broker_url,
+        "DATABASE_URL": args.database_url + (
+            f"?conn_max_age={args.conn_max_age}&conn_health_checks=true"
+            if args.conn_max_age else ""),
+        "CELERY_BROKER_URL": args.broker_url,
         "CELERY_QUEUE": queue, "EMAIL_URL": "dummymail://", "GM_VAR_DIR": var_dir,
         "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
     })
@@ -419,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
                      worker.task_seconds("gm.mail.tasks.deliver"))
         print(f"  machine: {os.cpu_count()} CPUs, load average before/after "
               f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}; synchronous_commit "
-              f"{'off' if args.async_commit else 'on'}; worker log: {worker.log_path}")
+              f"{'off' if args.async_commit else 'on'}; CONN_MAX_AGE {args.conn_max_age}; "
+              f"worker log: {worker.log_path}")
     finally:
         if worker is not None:
             worker.stop()
