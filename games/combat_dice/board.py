@@ -30,6 +30,11 @@ def svg(view: dict[str, Any]) -> str:
                              fill="#3a7d44" if hp > max_hp // 3 else "#b33"))
             parts.append(text(x + 140, 54, f"{hp} / {max_hp} HP", size=11, anchor="middle"))
         kit = f.get("items") or (["unarmed"] if view.get("phase") != "arm" else ["arming…"])
+        charm = f.get("charm")
+        if charm:  # the spell only when the view shows it (own charm, or cast)
+            note = ", ".join(x for x in (charm["spell"], "spent" if charm["spent"] else "")
+                             if x)
+            kit = [f"{k} ({note})" if k == "Spell Charm" and note else k for k in kit]
         parts.append(text(x + 10, 76, ", ".join(kit), size=12))
         for i, cond in enumerate((f.get("conditions") or [])[:4]):
             parts.append(text(x + 10, 96 + 16 * i, cond, size=11, fill="#a33"))

@@ -21,8 +21,8 @@ from . import catalog
 from . import orders as order_lang
 from .board import svg as board_svg
 from .report import render
-from .rules import criticals, exchange
-from .state import invariants, new_fighter, usable_weapons
+from .rules import criticals, exchange, spells
+from .state import charm_ready, invariants, new_fighter, usable_weapons
 
 State = dict[str, Any]
 
@@ -43,7 +43,7 @@ class CombatDice(Engine):
         "max_turns": Option(100, choices=(50, 100, 200),
                             help="a fight still undecided after this many turns is a draw"),
     }
-    hidden_information = True  # advanced rolls before the reveal; standing orders
+    hidden_information = True  # advanced rolls before the reveal; standing orders; spells
     conformance_examples = 200
 
     # -- setup --------------------------------------------------------------------
@@ -112,12 +112,17 @@ class CombatDice(Engine):
             for order in plain:
                 if order["op"] == "equip":
                     fighter["items"] = list(order["items"])
+                    fighter["charm"] = {"spell": order["spell"], "spent": False,
+                                        "turn": None} if order.get("spell") else None
                 elif order["op"] == "specialty":
                     fighter["specialty"] = list(order["dice"])
             kept, _ = merge_standing(fighter["standing"],
                                      [i for i in given.items if "order" not in i
                                       or i.get("standing")])
             fighter["standing"] = kept
+            if fighter["charm"]:  # the spell stays secret until cast
+                events.append(Event("charm", {"seat": seat,
+                                              "spell": fighter["charm"]["spell"]}, (seat,)))
             if kept:
                 events.append(Event("standing", {"seat": seat, "orders": [
                     order_lang.GRAMMAR.render(i) for i in kept]}, (seat,)))
@@ -129,8 +134,9 @@ class CombatDice(Engine):
 
     # -- what leaves the engine ------------------------------------------------------
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        """Everything on the table; hidden: another seat's standing orders, and before
-        the reveal another seat's advanced rolls."""
+        """Everything on the table; hidden: another seat's standing orders, the spell in
+        another seat's charm until it is cast, and before the reveal another seat's
+        advanced rolls."""
         gm = seat == "*"
         fighters = {}
         for who, f in state["fighters"].items():
@@ -140,11 +146,17 @@ class CombatDice(Engine):
                 "items": [catalog.ITEMS[i].name for i in f["items"]],
                 "specialty": list(f["specialty"]),
                 "effects": clone(f["effects"]),
-                "conditions": criticals.conditions(f["effects"]),
+                "conditions": criticals.conditions(f["effects"])
+                + spells.conditions(state, who, state["turn"] + 1),
             }
             if not secret:
                 entry.update(hp=f["hp"], max_hp=f["max_hp"], bonus_hp=f["bonus_hp"],
                              specialty_count=f["specialty_count"])
+            charm = f.get("charm")
+            if charm:
+                shown = mine or charm["spent"]
+                entry["charm"] = {"spell": catalog.SPELLS[charm["spell"]].name if shown
+                                  else None, "spent": charm["spent"], "turn": charm["turn"]}
             if mine:
                 entry["standing"] = [order_lang.GRAMMAR.render(i) for i in f["standing"]]
             fighters[who] = entry
@@ -181,6 +193,10 @@ class CombatDice(Engine):
                 "STANDING IF ATTACK < 2 THEN REROLL", "STANDING KEEP", "CANCEL STANDING",
                 "CANCEL STANDING 1", "IF HP < 3 THEN WIELD UNARMED",
                 *(f"WIELD {w}" for w in weapons), "STANDING WIELD " + pick(weapons)]
+        spell = charm_ready(fighter)
+        if spell:  # weighted so that most fights with a charm see it cast
+            pool += ["CAST", "CAST", f"CAST {spell.label}", "IF HP < 6 THEN CAST",
+                     "IF TURN > 2 THEN CAST", "STANDING CAST", "STANDING IF HP < 5 THEN CAST"]
         for _ in range(pick([0, 1, 1, 2, 3])):
             lines.append(pick(pool))
         # A random player tires of a long duel: this keeps the suite's games short
@@ -202,18 +218,23 @@ class CombatDice(Engine):
             choice = pick([None, *(i.label for i in catalog.ITEMS.values() if i.kind == kind)])
             if choice:
                 gear.append(choice)
+        charm = pick([None, None, *catalog.SPELLS])
+        if charm:  # in place of whatever would be the third item
+            gear = gear[:2] + [f"{catalog.ITEMS[catalog.CHARM].label} "
+                               f"{catalog.SPELLS[charm].label}"]
         lines = ["EQUIP " + ", ".join(gear[:3] or [catalog.NONE["weapon"].label])]
         if fighter["specialty_count"]:
             lines.append("SPECIALTY " + " ".join(
                 pick(list(catalog.SPECIALTY)).upper() for _ in range(fighter["specialty_count"])))
         if pick([True, False]):
             lines.append(pick(["STANDING IF ATTACK < 2 THEN REROLL", "STANDING REROLL",
-                               "STANDING IF TURN > 1 THEN WIELD UNARMED"]))
+                               "STANDING IF TURN > 1 THEN WIELD UNARMED",
+                               *(["STANDING IF HP < 5 THEN CAST"] if charm else [])]))
         return lines
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
-        """Change something `seat` may not see: another seat's standing orders, or
-        (before the reveal) another seat's advanced rolls."""
+        """Change something `seat` may not see: another seat's standing orders, the
+        spell in its unspent charm, or (before the reveal) its advanced rolls."""
         others = [s for s in state["seats"] if s != seat]
         if seat == "*" or not others:
             return None
@@ -225,6 +246,9 @@ class CombatDice(Engine):
             f["bonus_hp"] = f["bonus_hp"] % 6 + 1
             f["hp"] = f["max_hp"] = 10 + f["bonus_hp"]
             f["specialty_count"] = f["specialty_count"] % 6 + 1
+            return s
+        if charm_ready(f) and pick([True, True, False]):
+            f["charm"]["spell"] = pick([sp for sp in catalog.SPELLS if sp != f["charm"]["spell"]])
             return s
         if f["standing"] and pick([True, False]):
             f["standing"].pop()
@@ -238,7 +262,8 @@ class CombatDice(Engine):
 
 
 def _drop_clashes(lines: list[str]) -> list[str]:
-    """Random order sets must be legal: one unconditional reroll choice, one WIELD."""
+    """Random order sets must be legal: one unconditional reroll choice, one WIELD,
+    one CAST."""
     seen: set[str] = set()
     out = []
     for line in lines:
@@ -247,7 +272,7 @@ def _drop_clashes(lines: list[str]) -> list[str]:
         head = words[1] if standing else words[0]
         group = {"REROLL": "roll", "KEEP": "roll"}.get(head, head)
         key = f"{standing}:{group}"
-        if head in ("REROLL", "KEEP", "WIELD"):
+        if head in ("REROLL", "KEEP", "WIELD", "CAST"):
             if key in seen:
                 continue
             seen.add(key)

@@ -1,7 +1,8 @@
 """The Combat Dice order language, built on the shared grammar (games.core.orders).
 
 Arming turn:   EQUIP <item>, <item>, <item>      SPECIALTY <die> <die> ...
-Every turn:    REROLL | KEEP | WIELD <weapon> | YIELD
+               (a charm names its spell: EQUIP SWORD, SPELL CHARM HEAL, LIGHT ARMOR)
+Every turn:    REROLL | KEEP | WIELD <weapon> | YIELD | CAST [<spell>]
 Shared:        IF <test> [AND <test>] THEN <order> [ELSE <order>],
                STANDING <order>, CANCEL STANDING [n|ALL]
 
@@ -19,13 +20,13 @@ from games.core.orders import Grammar, OrderSyntax, compare, order_lines, sugges
 from games.core.types import OrderError, Orders, OrdersInvalid
 
 from . import catalog
-from .state import foe, usable_weapons
+from .state import charm_ready, foe, usable_weapons
 
 MAX_ITEMS = 3
 
 # -- condition names -------------------------------------------------------------
 PRE_ROLL_NAMES = ("HP", "FOE_HP", "TURN")
-"""Known before the dice fall: the only names WIELD and YIELD conditions may test."""
+"""Known before the dice fall: the only names WIELD, YIELD and CAST conditions may test."""
 SCORE_NAMES = tuple(s.upper() for s in catalog.SCORES)
 POST_ROLL_NAMES = SCORE_NAMES + tuple(f"FOE_{s}" for s in SCORE_NAMES)
 CONDITION_NAMES = PRE_ROLL_NAMES + POST_ROLL_NAMES
@@ -34,7 +35,7 @@ _NAME_ALIASES = {"INIT": "INITIATIVE", "DMG": "DAMAGE", "ARMOUR": "ARMOR",
 _TERM = re.compile(r"\s*([A-Za-z_][\w-]*|-?\d+)\s*(<=|>=|==|!=|<>|<|>|=)\s*"
                    r"([A-Za-z_][\w-]*|-?\d+)\s*")
 
-PRE_ROLL_OPS = ("wield", "yield")
+PRE_ROLL_OPS = ("wield", "yield", "cast")
 ROLL_OPS = ("reroll", "keep")
 FIGHT_OPS = PRE_ROLL_OPS + ROLL_OPS
 ARM_OPS = ("equip", "specialty")
@@ -93,13 +94,22 @@ def _split_items(tokens: list[str]) -> list[str]:
     return names
 
 
+def _starts_item(words: list[str]) -> bool:
+    return any(catalog.find_item(" ".join(words[:j])) for j in range(1, len(words) + 1))
+
+
 def _greedy(words: list[str]) -> list[str]:
-    """Longest-match reading of `SWORD MEDIUM SHIELD LIGHT ARMOR` without commas."""
+    """Longest-match reading of `SWORD MEDIUM SHIELD LIGHT ARMOR` without commas; a
+    charm takes the words after it, up to the next item, as its spell."""
     out: list[str] = []
     i = 0
     while i < len(words):
         for j in range(len(words), i, -1):
-            if catalog.find_item(" ".join(words[i:j])):
+            found = catalog.find_item(" ".join(words[i:j]))
+            if found:
+                if found.id == catalog.CHARM:
+                    while j < len(words) and not _starts_item(words[j:]):
+                        j += 1
                 out.append(" ".join(words[i:j]))
                 i = j
                 break
@@ -108,21 +118,58 @@ def _greedy(words: list[str]) -> list[str]:
     return out
 
 
+def _charm_words(chunk: str) -> str | None:
+    """For `SPELL CHARM HEAL` (or `CHARM OF HEAL`, `SPELL CHARM (HEAL)`) the spell's
+    words; "" for a bare charm; None when the chunk does not start with a charm."""
+    words = chunk.split()
+    for j in range(len(words), 0, -1):
+        found = catalog.find_item(" ".join(words[:j]))
+        if found is not None:
+            if found.id != catalog.CHARM:
+                return None
+            rest = words[j:]
+            if rest and rest[0].upper() in ("OF", "WITH", "="):
+                rest = rest[1:]
+            return " ".join(rest).strip("()")
+    return None
+
+
+def _spell_of(words: str) -> str:
+    """The spell id for the words after SPELL CHARM; errors name the spells."""
+    spells = ", ".join(s.label for s in catalog.SPELLS.values())
+    if not words:
+        raise OrderSyntax("a spell charm needs its spell, chosen now",
+                          f"e.g. SPELL CHARM HEAL; the spells: {spells}")
+    spell = catalog.find_spell(words)
+    if spell is None:
+        raise OrderSyntax(f"unknown spell {words!r}", catalog.spell_hint(words))
+    return spell.id
+
+
 def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
     if not tokens:
         raise OrderSyntax("EQUIP needs the items you carry",
                           "e.g. EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR")
     chosen: list[catalog.Item] = []
+    spells: list[str] = []
     for words in _split_items(tokens):
+        spell_words = _charm_words(words)
+        if spell_words is not None:
+            spells.append(_spell_of(spell_words))
+            chosen.append(catalog.ITEMS[catalog.CHARM])
+            continue
         item = catalog.find_item(words)
-        if item is None and catalog.name_key(words) in ("SPELLCHARM", "CHARM", "SPELL"):
-            raise OrderSyntax("spell charms are not offered: the rulebook describes no "
-                              "spells to put in them", "take a weapon, armour or shield")
+        if item is None and catalog.find_spell(words):
+            raise OrderSyntax(f"{words.upper()} is a spell, not an item",
+                              f"carry it in a charm: SPELL CHARM {words.upper()}")
         if item is None:
             raise OrderSyntax(f"unknown item {words!r}", catalog.item_hint(words))
         chosen.append(item)
     ids = [i.id for i in chosen]
     for item_id, n in Counter(ids).items():
+        if n > 1 and item_id == catalog.CHARM:
+            raise OrderSyntax("two spell charms: a combatant carries at most one",
+                              "keep one SPELL CHARM and its spell")
         if n > 1:
             raise OrderSyntax(f"{catalog.ALL_ITEMS[item_id].label} is listed twice",
                               "each item can be carried once")
@@ -141,7 +188,10 @@ def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
         raise OrderSyntax(f"too many items: {len(real)} listed, a combatant carries "
                           f"at most {MAX_ITEMS}", "drop " + ", ".join(
                               i.label for i in real[MAX_ITEMS:]))
-    return {"op": "equip", "items": [i.id for i in real]}
+    order: dict[str, Any] = {"op": "equip", "items": [i.id for i in real]}
+    if spells:
+        order["spell"] = spells[0]
+    return order
 
 
 def _specialty(tokens: list[str], ctx: Any) -> dict[str, Any]:
@@ -182,6 +232,17 @@ def _wield(tokens: list[str], ctx: Any) -> dict[str, Any]:
     return {"op": "wield", "weapon": item.id}
 
 
+def _cast(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    """`CAST`, or `CAST HEAL` to say which spell you expect (checked against the charm)."""
+    if not tokens:
+        return {"op": "cast"}
+    words = " ".join(tokens)
+    spell = catalog.find_spell(words)
+    if spell is None:
+        raise OrderSyntax(f"unknown spell {words!r}", catalog.spell_hint(words))
+    return {"op": "cast", "spell": spell.id}
+
+
 def _bare(op: str):
     def handler(tokens: list[str], ctx: Any) -> dict[str, Any]:
         if tokens:
@@ -194,8 +255,12 @@ def _bare(op: str):
 def render_order(order: dict[str, Any]) -> str:
     op = order["op"]
     if op == "equip":
-        return "EQUIP " + (", ".join(catalog.ITEMS[i].label for i in order["items"])
-                           or catalog.NONE["weapon"].label)
+        names = [catalog.ITEMS[i].label + (f" {catalog.SPELLS[order['spell']].label}"
+                                           if i == catalog.CHARM else "")
+                 for i in order["items"]]
+        return "EQUIP " + (", ".join(names) or catalog.NONE["weapon"].label)
+    if op == "cast" and order.get("spell"):
+        return "CAST " + catalog.SPELLS[order["spell"]].label
     if op == "specialty":
         return "SPECIALTY " + " ".join(d.upper() for d in order["dice"])
     if op == "wield":
@@ -204,7 +269,8 @@ def render_order(order: dict[str, Any]) -> str:
 
 
 GRAMMAR = Grammar({"EQUIP": _equip, "SPECIALTY": _specialty, "WIELD": _wield,
-                   "REROLL": _bare("reroll"), "KEEP": _bare("keep"), "YIELD": _bare("yield")},
+                   "REROLL": _bare("reroll"), "KEEP": _bare("keep"), "YIELD": _bare("yield"),
+                   "CAST": _cast},
                   condition=parse_condition, render=render_order)
 
 
@@ -231,8 +297,8 @@ def _check_line(item: dict[str, Any], phase: str) -> None:
         if any(op in PRE_ROLL_OPS for op in ops):
             late = sorted(condition_names(item["if"]) - set(PRE_ROLL_NAMES))
             if late:
-                raise OrderSyntax(f"WIELD and YIELD are settled before the dice fall, so "
-                                  f"they cannot test {', '.join(late)}",
+                raise OrderSyntax(f"WIELD, YIELD and CAST are settled before the dice fall, "
+                                  f"so they cannot test {', '.join(late)}",
                                   "test only HP, FOE_HP or TURN")
     if phase == "arm":
         if any(op in ARM_OPS for op in ops) and item.get("standing"):
@@ -294,13 +360,22 @@ def _whole(state: dict[str, Any], seat: str, items: list[tuple[int, dict[str, An
                                              f"rolled {count}",
                                              f"name exactly {count}"))
         carried_ids = set(equip[0]["items"]) if equip else set()
+        charm = {"spell": equip[0]["spell"], "spent": False} \
+            if equip and equip[0].get("spell") else None
         next_turn = 1
     else:
         carried_ids = set(fighter["items"])
+        charm = fighter.get("charm")
         next_turn = state["turn"] + (0 if phase == "reroll" else 1)
     for number, it in items:
         for order in ([it["order"]] if "order" in it else
                       [o for o in (it.get("then"), it.get("else")) if o]):
+            if order["op"] == "cast":
+                problem = _cast_problem(order, charm, phase)
+                if problem:
+                    errors.append(OrderError(number, *problem))
+                    break
+                continue
             if order["op"] != "wield" or order["weapon"] == "unarmed":
                 continue
             weapon = catalog.ITEMS[order["weapon"]]
@@ -313,6 +388,25 @@ def _whole(state: dict[str, Any], seat: str, items: list[tuple[int, dict[str, An
     if phase == "reroll" and len(items) != 1:
         errors.append(OrderError(0, "the paused turn needs exactly one answer: REROLL or KEEP"))
     return errors
+
+
+def _cast_problem(order: dict[str, Any], charm: dict[str, Any] | None, phase: str
+                  ) -> tuple[str, str] | None:
+    """Why a CAST cannot stand (message, hint), or None when it can."""
+    if charm is None:
+        if phase == "arm":
+            return ("CAST needs a spell charm in your EQUIP line",
+                    "e.g. EQUIP SWORD, SPELL CHARM HEAL, LIGHT ARMOR")
+        return ("you carry no spell charm, so there is nothing to cast",
+                "a charm is chosen when arming; drop the CAST line")
+    if charm["spent"]:
+        return (f"your spell charm is spent (cast on turn {charm['turn']})",
+                "a charm serves once: drop the CAST line")
+    if order.get("spell") and order["spell"] != charm["spell"]:
+        held = catalog.SPELLS[charm["spell"]].label
+        return (f"your charm holds {held}, not {catalog.SPELLS[order['spell']].label}",
+                f"write CAST or CAST {held}")
+    return None
 
 
 def _spread(count: int) -> list[str]:
@@ -410,16 +504,21 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     fighter = state["fighters"][seat]
     if phase == "arm":
         items = [i.describe() for i in catalog.ITEMS.values()]
+        charm = catalog.ITEMS[catalog.CHARM].label
         return {
             "title": "Arm your combatant",
-            "help": ("List up to three items (at most one armour and one shield) with EQUIP. "
-                     "Advanced combatants also name their specialty dice with SPECIALTY, as "
-                     "many as their roll gave them (see your view). STANDING orders for the "
-                     "fight may follow."),
-            "choices": ["EQUIP " + i.label for i in catalog.ITEMS.values()] +
+            "help": ("List up to three items (at most one armour, one shield and one spell "
+                     "charm) with EQUIP; a spell charm names its spell, which stays secret "
+                     "until cast. Advanced combatants also name their specialty dice with "
+                     "SPECIALTY, as many as their roll gave them (see your view). STANDING "
+                     "orders for the fight may follow."),
+            "choices": ["EQUIP " + i.label for i in catalog.ITEMS.values()
+                        if i.id != catalog.CHARM] +
+                       [f"EQUIP {charm} {sp.label}" for sp in catalog.SPELLS.values()] +
                        ["SPECIALTY " + d.upper() for d in catalog.SPECIALTY] +
-                       ["STANDING IF ATTACK < 2 THEN REROLL"],
+                       ["STANDING IF ATTACK < 2 THEN REROLL", "STANDING IF HP < 5 THEN CAST"],
             "items": items,
+            "spells": [sp.describe() for sp in catalog.SPELLS.values()],
             "example": "EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR",
         }
     if phase == "reroll":
@@ -429,14 +528,18 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                 "choices": ["REROLL", "KEEP"], "example": "REROLL"}
     turn = state["turn"] + 1
     weapons = [w.label for w in usable_weapons(fighter, turn)] + ["UNARMED"]
+    # Whether a charm is still unspent is public; which spell it holds is not, so the
+    # prompt offers CAST without naming it.
+    cast = ["CAST", "IF HP < 5 THEN CAST"] if charm_ready(fighter) else []
     return {
         "title": f"Orders for combat turn {turn}",
         "help": ("If you win the initiative with a higher maneuver score you may reroll: say "
                  "when with REROLL, KEEP or a condition on your scores (ATTACK, DODGE, DAMAGE, "
                  "ARMOR, INITIATIVE, MANEUVER and FOE_ versions). WIELD picks the weapon; "
-                 "YIELD concedes. Prefix STANDING to keep an order every turn."),
+                 "YIELD concedes; CAST breaks your spell charm before the dice fall (once "
+                 "per fight). Prefix STANDING to keep an order every turn."),
         "choices": ["REROLL", "KEEP", "IF ATTACK < 2 THEN REROLL",
                     "IF DAMAGE <= FOE_ARMOR THEN REROLL", "YIELD",
-                    *(f"WIELD {w}" for w in weapons), "CANCEL STANDING"],
+                    *(f"WIELD {w}" for w in weapons), *cast, "CANCEL STANDING"],
         "example": "IF ATTACK <= FOE_DODGE THEN REROLL ELSE KEEP",
     }

@@ -1,7 +1,8 @@
 """Markdown turn reports, written from events alone (never from state).
 
 A report shows only the events its reader may see; a seat's private events (its
-advanced rolls before the reveal, its standing orders) read as "you".
+advanced rolls before the reveal, its standing orders, the spell in its charm) read
+as "you". A cast is public: that is when the spell is revealed.
 """
 
 from __future__ import annotations
@@ -69,6 +70,12 @@ def _roll_table(rolls: list[dict[str, Any]]) -> list[str]:
         if r["stunned"]:
             lines.append(f"- {_b(seat)} is stunned and throws {_dice_count(r['stunned'])} "
                          "fewer.")
+        if r.get("boost"):
+            mods = ", ".join(f"{SCORE_LABELS[k].lower()} {v:+d}" for k, v in r["boost"].items())
+            lines.append(f"- {_b(seat)} fights under a spell: {mods} (already in the scores).")
+        if r.get("dazzled"):
+            lines.append(f"- {_b(seat)} is dazzled and throws {_dice_count(r['dazzled'])} "
+                         "fewer.")
         if r["entangled"]:
             lines.append(f"- {_b(seat)} is tangled in a net: no blow can land and "
                          "dodge counts for nothing this turn.")
@@ -115,6 +122,34 @@ def _critical(d: dict[str, Any]) -> str:
     return f"  - Damage dice {a} + {b} = {a + b}: **{name}** on {d['defender']} ({lasting})."
 
 
+_EFFECT_WORDS = {"stunned": "the stun", "netted": "the net", "disarmed": "the disarm",
+                 "knocked_down": "the knockdown", "bleeding": "the bleeding",
+                 "hurt_arm": "the hurt arm", "hurt_leg": "the hurt leg",
+                 "broken_armor": "the broken armour", "blinded": "the blindness"}
+
+
+def _cast(d: dict[str, Any]) -> str:
+    spell = catalog.SPELLS[d["spell"]]
+    lead = f"- {_b(d['seat'])} breaks a spell charm: **{spell.name}**"
+    if d["kind"] == "heal":
+        total = sum(d["dice"]) + spell.bonus
+        sums = " + ".join(str(x) for x in [*d["dice"], *([spell.bonus] if spell.bonus else [])])
+        capped = ", capped at the maximum" if d["healed"] < total else ""
+        return (f"{lead}, {_plural(d['healed'], 'hit point')} back ({sums} = {total}"
+                f"{capped}; now {d['hp']}/{d['max_hp']}).")
+    span = "this turn" if d.get("turns", 1) == 1 else \
+        f"this turn and the next {_plural(d['turns'] - 1, 'turn')}".replace("next 1 turn",
+                                                                          "next")
+    if d["kind"] == "boost":
+        mods = ", ".join(f"{SCORE_LABELS[k].lower()} {v:+d}" for k, v in d["modifiers"].items())
+        return f"{lead}, {mods} {span}."
+    if d["kind"] == "dazzle":
+        return f"{lead}: {d['target']} throws {_dice_count(d['dice'])} fewer {span}."
+    ended = [_EFFECT_WORDS[e] for e in d["ended"]]
+    return f"{lead}, ending " + (", ".join(ended[:-1]) + " and " + ended[-1]
+                                  if len(ended) > 1 else ended[0]) + "."
+
+
 def _maneuver(d: dict[str, Any]) -> str | None:
     seat = d["seat"]
     if seat is None:
@@ -158,6 +193,15 @@ def render(events: list[Event], viewer: str | None) -> str:
                 special = ", ".join(f["specialty"]) or "-"
                 out.append(f"| {seat} | {gear} | {special} | {f['hp']} |")
             out.append("")
+        elif k == "charm":
+            spell = catalog.SPELLS[d["spell"]]
+            who = "Your" if viewer == d["seat"] else f"{d['seat']}'s"
+            out += [f"_{who} spell charm holds **{spell.name}** ({spell.help}); it stays "
+                    "secret until cast._", ""]
+        elif k == "cast":
+            out.append(_cast(d))
+            if i + 1 == len(events) or events[i + 1].kind != "cast":
+                out.append("")
         elif k == "standing":
             who = "Your" if viewer == d["seat"] else f"{d['seat']}'s"
             if d["orders"]:

@@ -14,6 +14,7 @@ A Fighter:
 
     {"hp", "max_hp", "bonus_hp", "specialty_count", "specialty": [die ids],
      "items": [item ids], "standing": [order items],
+     "charm": None | {"spell": spell id, "spent": bool, "turn": turn cast or None},
      "effects": {"stun_next", "entangled_next", "disarmed", "knocked_down", "hurt_arm",
                  "hurt_leg", "broken_armor", "blinded", "bleeding": [{"turns", "since"}]}}
 """
@@ -39,7 +40,15 @@ def new_effects() -> dict[str, Any]:
 def new_fighter(bonus_hp: int = 0, specialty_count: int = 0) -> dict[str, Any]:
     return {"hp": BASE_HP + bonus_hp, "max_hp": BASE_HP + bonus_hp, "bonus_hp": bonus_hp,
             "specialty_count": specialty_count, "specialty": [], "items": [],
-            "standing": [], "effects": new_effects()}
+            "standing": [], "charm": None, "effects": new_effects()}
+
+
+def charm_ready(fighter: dict[str, Any]) -> catalog.Spell | None:
+    """The spell in the fighter's charm if it can still be cast, else None."""
+    charm = fighter.get("charm")
+    if not charm or charm["spent"]:
+        return None
+    return catalog.SPELLS[charm["spell"]]
 
 
 def foe(state: dict[str, Any], seat: str) -> str:
@@ -118,6 +127,12 @@ def invariants(state: dict[str, Any]) -> list[str]:
         for kind in ("armor", "shield"):
             if len(carried(f, kind)) > 1:
                 problems.append(f"{seat}: more than one {kind}")
+        charm = f.get("charm")
+        if bool(charm) != (catalog.CHARM in f["items"]):
+            problems.append(f"{seat}: a spell charm must hold a spell, and a spell needs a charm")
+        if charm and (charm["spell"] not in catalog.SPELLS
+                      or charm["spent"] != (charm["turn"] is not None)):
+            problems.append(f"{seat}: broken spell charm {charm}")
         fx = f["effects"]
         if any(w["turns"] < 1 for w in fx["bleeding"]):
             problems.append(f"{seat}: a spent bleeding wound was kept")

@@ -1,4 +1,5 @@
-"""One combat turn, phase by phase: roll, initiative, maneuver, attack, damage.
+"""One combat turn, phase by phase: (yield, spells,) roll, initiative, maneuver, attack,
+damage.
 
 `begin` runs up to the maneuver phase. If the initiative winner's reroll is settled
 by orders (or the game does not ask), `finish` runs the rest at once; otherwise the
@@ -25,7 +26,7 @@ from ..orders import (
     weapon_ok,
 )
 from ..state import default_weapon, foe, status
-from . import criticals
+from . import criticals, spells
 from .scores import gear, recovers, scores, throw
 
 State = dict[str, Any]
@@ -69,7 +70,10 @@ def begin(state: State, orders: dict[str, Orders], rng: RngBase
         return s, events
 
     ex: dict[str, Any] = {"turn": turn, "weapons": {}, "stunned": {}, "entangled": {},
-                          "rolls": {}, "scores": {}, "first": None, "chooser": None}
+                          "rolls": {}, "scores": {}, "first": None, "chooser": None,
+                          "boost": {seat: {} for seat in s["seats"]},
+                          "dazzled": dict.fromkeys(s["seats"], 0)}
+    spells.cast_phase(s, ex, items, before, rng, events)
     for seat in s["seats"]:
         fighter = s["fighters"][seat]
         fx = fighter["effects"]
@@ -81,18 +85,21 @@ def begin(state: State, orders: dict[str, Orders], rng: RngBase
 
     for seat in s["seats"]:
         fighter = s["fighters"][seat]
-        dice = throw(rng, f"roll/{seat}", fighter, ex["stunned"][seat])
+        dice = throw(rng, f"roll/{seat}", fighter, _lost_dice(ex, seat))
         ex["rolls"][seat] = dice
-        first = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat])
+        first = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat],
+                       _boost(ex, seat))
         shaken = recovers(fighter, first["maneuver"])
         for key in shaken:
             fighter["effects"][key] = False
         if shaken:
-            first = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat])
+            first = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat],
+                           _boost(ex, seat))
         ex["scores"][seat] = first
         events.append(Event("roll", {
             "seat": seat, "weapon": ex["weapons"][seat], "dice": dice, "scores": first,
             "stunned": ex["stunned"][seat], "entangled": ex["entangled"][seat],
+            "dazzled": _dazzled(ex, seat), "boost": _boost(ex, seat),
             "recovered": shaken,
             "gear": [i.id for i in gear(fighter, ex["weapons"][seat])],
             "slung": catalog.ALL_ITEMS[ex["weapons"][seat]].hands == 2
@@ -144,6 +151,22 @@ def answer(state: State, orders: dict[str, Orders], rng: RngBase
     return s, events
 
 
+def _dazzled(ex: dict[str, Any], seat: str) -> int:
+    """Basic dice a foe's spell takes this turn (a turn paused before spells existed
+    has no such entry)."""
+    return ex.get("dazzled", {}).get(seat, 0)
+
+
+def _lost_dice(ex: dict[str, Any], seat: str) -> int:
+    """Basic dice lost this turn only: stuns from last turn plus a foe's dazzle."""
+    return ex["stunned"][seat] + _dazzled(ex, seat)
+
+
+def _boost(ex: dict[str, Any], seat: str) -> dict[str, int]:
+    """Score modifiers from the seat's own spell this turn."""
+    return ex.get("boost", {}).get(seat, {})
+
+
 def _maneuvers(ex: dict[str, Any]) -> dict[str, int]:
     return {seat: sc["maneuver"] for seat, sc in ex["scores"].items()}
 
@@ -155,8 +178,9 @@ def finish(s: State, ex: dict[str, Any], reroll: bool, rng: RngBase,
     if reroll:
         seat = ex["chooser"]
         fighter = s["fighters"][seat]
-        dice = throw(rng, f"reroll/{seat}", fighter, ex["stunned"][seat])
-        fresh = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat])
+        dice = throw(rng, f"reroll/{seat}", fighter, _lost_dice(ex, seat))
+        fresh = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat],
+                       _boost(ex, seat))
         kept = ex["scores"][seat]
         # Only attack and damage phases see the new roll: initiative and maneuver stand.
         ex["scores"][seat] = {**fresh, "initiative": kept["initiative"],
@@ -182,7 +206,8 @@ def finish(s: State, ex: dict[str, Any], reroll: bool, rng: RngBase,
     down = [seat for seat in s["seats"] if s["fighters"][seat]["hp"] <= 0]
     events.append(Event("end-turn", {"turn": turn, "fighters": {
         seat: {"hp": f["hp"], "max_hp": f["max_hp"], "status": status(f["hp"]),
-               "conditions": criticals.conditions(f["effects"])}
+               "conditions": criticals.conditions(f["effects"])
+               + spells.conditions(s, seat, turn + 1)}
         for seat, f in s["fighters"].items()}}))
     s["last"] = {"turn": turn, "weapons": ex["weapons"], "rolls": ex["rolls"],
                  "scores": ex["scores"], "first": ex["first"]}

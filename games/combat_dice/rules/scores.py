@@ -64,9 +64,12 @@ def modifiers(fighter: dict[str, Any], weapon_id: str) -> Scores:
 
 
 def scores(fighter: dict[str, Any], weapon_id: str, dice: dict[str, Any],
-           entangled: bool = False) -> Scores:
-    """Final scores, floored at zero; a netted fighter's dodge counts as nothing."""
+           entangled: bool = False, spell: Scores | None = None) -> Scores:
+    """Final scores, floored at zero; a netted fighter's dodge counts as nothing.
+    `spell` holds this turn's modifiers from the fighter's own cast (a boost)."""
     mods = modifiers(fighter, weapon_id)
+    for score, delta in (spell or {}).items():
+        mods[score] += delta
     raw = tally(dice)
     final = {s: max(0, raw[s] + mods[s]) for s in catalog.SCORES}
     if entangled:

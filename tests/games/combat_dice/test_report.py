@@ -70,7 +70,24 @@ ADVANCED = [
 ]
 
 
+SPELLS = [
+    ({"P1": "EQUIP SWORD, SPELL CHARM HEAL, LIGHT ARMOR\nSTANDING IF HP < 8 THEN CAST",
+      "P2": "EQUIP 2-H SWORD, SPELL CHARM FLASH, LIGHT ARMOR"}, []),
+    # turn 1: no cast yet (P1 is unhurt); the blows are traded, P1 drops to 6
+    ({}, basic("P1", 1, 3, 5, 6, 6, 6) + basic("P2", 1, 1, 3, 3, 4, 5)
+     + crit("P1", 3, 4) + crit("P2", 3, 4)),
+    # turn 2: P1's standing order casts HEAL (capped at 10), P2 casts FLASH on P1
+    ({"P2": "CAST"}, [("spell/P1/heal", 3), ("spell/P1/heal", 4)] + basic("P1", 2, 2, 2)
+     + basic("P2", *[2] * 6)),
+    # turn 3: P1 still dazzled, nobody hits; turn 4: P2 gives up
+    ({}, basic("P1", 2, 2, 2) + basic("P2", *[2] * 6)),
+    ({"P2": "YIELD"}, []),
+]
+
+
 @pytest.mark.parametrize(("name", "options", "setup", "turns", "viewer"), [
+    ("spell_public.md", {}, [], SPELLS, None),
+    ("spell_p2.md", {}, [], SPELLS, "P2"),
     ("sample_turn.md", {}, [], SAMPLE, None),
     ("advanced_gm.md", {"combatants": "advanced"}, [4, 2, 2, 1], ADVANCED, "*"),
     ("advanced_p2.md", {"combatants": "advanced"}, [4, 2, 2, 1], ADVANCED, "P2"),

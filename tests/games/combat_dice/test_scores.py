@@ -35,6 +35,7 @@ RULEBOOK = {
     "small_shield": {"armor": -1, "maneuver": 1},
     "medium_shield": {},
     "large_shield": {"armor": 1, "maneuver": -1},
+    "spell_charm": {},  # named in the equipment list; its spells are ours (spells.toml)
 }
 ZERO = dict.fromkeys(catalog.SCORES, 0)
 
