@@ -120,7 +120,7 @@ class CombatDice(Engine):
                                      [i for i in given.items if "order" not in i
                                       or i.get("standing")])
             fighter["standing"] = kept
-            if fighter["charm"]:  # the spell stays secret until cast
+            if fighter.get("charm"):  # the spell stays secret until cast
                 events.append(Event("charm", {"seat": seat,
                                               "spell": fighter["charm"]["spell"]}, (seat,)))
             if kept:
