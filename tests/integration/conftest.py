@@ -19,10 +19,14 @@ def real_broker(transactional_db, settings):
     saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url")}
     app.conf.update(task_always_eager=False, broker_url=BROKER_URL,
                     broker_transport_options={"visibility_timeout": 5})
+    app._pool = None  # connection pools built earlier in this process used the old settings
+    app.amqp._producer_pool = None
     purge_broker()
     yield app
     purge_broker()
     app.conf.update(saved)
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 @pytest.fixture

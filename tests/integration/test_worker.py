@@ -89,8 +89,14 @@ def test_duplicate_deliveries_and_concurrent_sweeps_resolve_once(workers, gm_use
             tasks.resolve_turn.delay(pk)
     # ...plus two sweeps racing each other.
     results: list[list[int]] = []
-    sweeps = [threading.Thread(target=lambda: results.append(actions.sweep_deadlines()))
-              for _ in range(2)]
+
+    def sweep() -> None:
+        try:
+            results.append(actions.sweep_deadlines())
+        finally:
+            connection.close()  # this thread's own connection
+
+    sweeps = [threading.Thread(target=sweep) for _ in range(2)]
     for t in sweeps:
         t.start()
     for t in sweeps:
@@ -164,9 +170,12 @@ def test_orders_racing_the_deadline_are_in_or_refused(workers, gm_user, players)
     stop = threading.Event()
 
     def sweeper() -> None:
-        while not stop.is_set():
-            actions.sweep_deadlines()
-            stop.wait(0.05)
+        try:
+            while not stop.is_set():
+                actions.sweep_deadlines()
+                stop.wait(0.05)
+        finally:
+            connection.close()  # this thread's own connection
 
     thread = threading.Thread(target=sweeper)
     thread.start()

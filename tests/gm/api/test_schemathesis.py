@@ -12,7 +12,20 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
 
 @pytest.fixture
-def token(make_game, players, db):
+def in_process_wsgi():
+    """Keep the test's DB connection open across requests, as Django's test client does."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def token(make_game, players, db, in_process_wsgi):
     make_game("tally", 2)  # something real behind /api/games/1/
     return Token.objects.create(user=players[0]).key
 
