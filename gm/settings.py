@@ -135,6 +135,9 @@ CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "gm.play.tasks.sweep_deadlines", "schedule": GM_SWEEP_SECONDS},
     "mail-reminders": {"task": "gm.mail.tasks.send_reminders", "schedule": 300.0},
 }
+# Periodic jobs that hosts without beat run from `run_deadlines --loop` and `serve`
+# (dotted path -> seconds between runs); beat runs the same ones from CELERY_BEAT_SCHEDULE.
+GM_PERIODIC = {"gm.mail.tasks.send_reminders": 300}
 # A turn claimed for resolution but not finished within this many seconds is re-sent
 # (its worker died and the broker did not redeliver): resolution is idempotent.
 GM_RESOLVE_LEASE_SECONDS = env.int("GM_RESOLVE_LEASE_SECONDS", default=120)
@@ -146,6 +149,19 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="gm@localhost")
 GM_MAIL_DOMAIN = env.str("GM_MAIL_DOMAIN", default="localhost")
 GM_MAIL_LOCALPART = env.str("GM_MAIL_LOCALPART", default="play")
 ANYMAIL = env.dict("ANYMAIL", default={})
+GM_MAIL_MAX_BYTES = env.int("GM_MAIL_MAX_BYTES", default=256 * 1024)
+GM_MAIL_REPLY_LIMIT = env.int("GM_MAIL_REPLY_LIMIT", default=20)
+GM_MAIL_REPLY_WINDOW = env.int("GM_MAIL_REPLY_WINDOW", default=3600)
+GM_MAIL_REMIND_HOURS = env.int("GM_MAIL_REMIND_HOURS", default=12)
+GM_MAIL_MAX_ATTEMPTS = env.int("GM_MAIL_MAX_ATTEMPTS", default=5)
+GM_IMAP_HOST = env.str("GM_IMAP_HOST", default="localhost")
+GM_IMAP_PORT = env.int("GM_IMAP_PORT", default=None)
+GM_IMAP_SECURITY = env.str("GM_IMAP_SECURITY", default="ssl")  # ssl | starttls | none
+GM_IMAP_USER = env.str("GM_IMAP_USER", default="")
+GM_IMAP_PASSWORD = env.str("GM_IMAP_PASSWORD", default="")
+GM_IMAP_FOLDER = env.str("GM_IMAP_FOLDER", default="INBOX")
+GM_IMAP_DONE_FOLDER = env.str("GM_IMAP_DONE_FOLDER", default="")  # empty: mark as seen
+GM_VERIFY_MAX_BYTES = env.int("GM_VERIFY_MAX_BYTES", default=20 * 1024 * 1024)
 
 LOGGING = {
     "version": 1,

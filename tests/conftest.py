@@ -28,8 +28,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "services" in item.keywords and not SERVICES:
             item.add_marker(pytest.mark.skip(
-                reason="needs PostgreSQL + a broker + celery worker: set GM_TEST_SERVICES=1 "
-                       "(.ci/run does)"))
+                reason="needs real services (PostgreSQL, a broker, workers, dovecot...): "
+                       "set GM_TEST_SERVICES=1 (.ci/run does)"))
         if "browser" in item.keywords and not BROWSER:
             item.add_marker(pytest.mark.skip(
                 reason="needs Debian chromium + playwright: set GM_TEST_BROWSER=1 (.ci/run does)"))

@@ -7,11 +7,12 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from gm.play import actions
+from gm.play.periodic import Loop
 
 
 class Command(BaseCommand):
-    help = "Claim turns past their deadline and queue their resolution (--loop to keep going)."
+    help = ("Claim turns past their deadline and queue their resolution; with --loop also "
+            "run the periodic jobs (reminders, mail retries) for hosts without beat.")
 
     def add_arguments(self, parser):
         parser.add_argument("--loop", action="store_true", help="sweep forever")
@@ -22,8 +23,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, loop=False, interval=5.0, max_sweeps=0, **opts):
         sweeps = 0
+        periodic = Loop()
         while True:
-            claimed = actions.sweep_deadlines()
+            claimed = periodic.tick()
             if claimed or not loop:
                 self.stdout.write(f"{len(claimed)} turn(s) due")
             sweeps += 1

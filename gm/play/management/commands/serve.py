@@ -11,13 +11,14 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from gm.play import actions
+from gm.play.periodic import Loop
 
 
 def _sweep_forever(interval: float, stop: threading.Event) -> None:
+    loop = Loop()
     while not stop.is_set():
         try:
-            actions.sweep_deadlines()
+            loop.tick()
         except Exception:  # keep the loop alive; the error is logged
             logging.getLogger(__name__).exception("deadline sweep failed")
         finally:
