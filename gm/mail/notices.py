@@ -155,13 +155,40 @@ def send_reminders(now: datetime | None = None) -> int:
 
 
 # --- signal receivers (connected in apps.MailConfig.ready) ------------------------------
+# The receivers only queue a task: composing a notice per seat is mail work, and it must
+# not lengthen the turn resolution that sent the signal. The outbox's unique key per
+# (event, recipient) makes a redelivered task harmless.
 def on_turn_opened(sender, turn: Turn, **kwargs: Any) -> None:
-    turn_opened(turn)
+    from . import tasks
+
+    tasks.notify.delay("turn_opened", turn.pk)
 
 
 def on_turn_published(sender, record: TurnRecord, **kwargs: Any) -> None:
-    turn_published(record)
+    from . import tasks
+
+    tasks.notify.delay("turn_published", record.pk)
 
 
 def on_game_finished(sender, game: Game, **kwargs: Any) -> None:
-    game_finished(game)
+    from . import tasks
+
+    tasks.notify.delay("game_finished", game.pk)
+
+
+def notify(event: str, pk: int) -> None:
+    """Compose and queue the notices of one service event (run by tasks.notify)."""
+    if event == "turn_opened":
+        turn = Turn.objects.select_related("game").filter(pk=pk).first()
+        if turn is not None:
+            turn_opened(turn)
+    elif event == "turn_published":
+        record = TurnRecord.objects.select_related("game", "turn").filter(pk=pk).first()
+        if record is not None:
+            turn_published(record)
+    elif event == "game_finished":
+        game = Game.objects.filter(pk=pk).first()
+        if game is not None:
+            game_finished(game)
+    else:
+        raise ValueError(f"unknown notice event {event!r}")

@@ -25,6 +25,13 @@ def deliver(self, outbox_id: int) -> bool:
         raise self.retry(exc=exc, countdown=countdown) from exc
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def notify(event: str, pk: int) -> None:
+    """Compose the notices of a service event (turn opened/published, game over)."""
+    notices.notify(event, pk)
+
+
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
     """Periodic (beat): deadline reminders, then re-queue mail whose task was lost."""

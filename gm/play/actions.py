@@ -322,11 +322,16 @@ def publish(record: TurnRecord) -> None:
     game = record.game
     engine = engine_for(game)
     audiences = ["", GM_VIEWER, *record.orders.keys(), *game.setup_record["seats"]]
+    html_of: dict[str, str] = {}  # readers who see the same events share one rendering
+    reports = []
     for audience in dict.fromkeys(audiences):
         text = compose_report(game, record, audience or None)
-        Report.objects.update_or_create(record=record, audience=audience, defaults={
-            "markdown": text, "html": render_markdown(text)})
-    public = record.reports.get(audience="")
+        if text not in html_of:
+            html_of[text] = render_markdown(text)
+        reports.append(Report(record=record, audience=audience, markdown=text,
+                              html=html_of[text]))
+    Report.objects.bulk_create(reports)
+    public = reports[0]
     Post.objects.create(game=game, kind=Post.Kind.REPORT, turn_number=record.number,
                         markdown=public.markdown, html=public.html)
     record.published = True

@@ -6,6 +6,8 @@ script into another player's page or inbox.
 
 from __future__ import annotations
 
+import threading
+
 import markdown as md
 import nh3
 
@@ -15,7 +17,19 @@ _TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl",
 _ATTRIBUTES = {"a": {"href", "title"}, "td": {"align"}, "th": {"align"}, "abbr": {"title"}}
 
 
+_local = threading.local()
+
+
+def _converter() -> md.Markdown:
+    """One Markdown instance per thread: building one (extensions) costs more than a
+    report's conversion, and instances are not thread-safe."""
+    conv = getattr(_local, "md", None)
+    if conv is None:
+        conv = _local.md = md.Markdown(extensions=["tables", "fenced_code", "sane_lists"])
+    return conv
+
+
 def render_markdown(text: str) -> str:
-    html = md.markdown(text or "", extensions=["tables", "fenced_code", "sane_lists"])
+    html = _converter().reset().convert(text or "")
     return nh3.clean(html, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes={"http", "https",
                                                                               "mailto"})
