@@ -63,6 +63,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "GM_BENCH_BROKER_URL", "redis://127.0.0.1:6379/6"),
         help="a Redis database used only by the benchmark")
     p.add_argument("--seed", type=int, default=1, help="seed of the random orders")
+    p.add_argument("--mail-queue", choices=["same", "separate"], default="same",
+                   help="same: the worker also composes and sends the mail notices; "
+                        "separate: mail goes to its own queue (as with a mail worker in "
+                        "production) and the worker only resolves turns")
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
     p.add_argument("--conn-max-age", type=int, default=0,
                    help="keep Django's database connections this many seconds (adds "
@@ -109,6 +113,7 @@ def service_env(args: argparse.Namespace, queue: str, var_dir: str) -> dict[str,
             if args.conn_max_age else ""),
         "CELERY_BROKER_URL": args.broker_url,
         "CELERY_QUEUE": queue, "EMAIL_URL": "dummymail://", "GM_VAR_DIR": var_dir,
+        "CELERY_MAIL_QUEUE": queue + "-mail" if args.mail_queue == "separate" else queue,
         "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
     })
     return env

@@ -126,6 +126,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="gm")
+# Mail tasks may get a queue (and workers) of their own so mail never delays turns:
+# set CELERY_MAIL_QUEUE=mail and run `celery -A gm worker -Q mail` beside the others.
+CELERY_MAIL_QUEUE = env.str("CELERY_MAIL_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_ROUTES = {"gm.mail.tasks.*": {"queue": CELERY_MAIL_QUEUE}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged task (its worker died) after this many seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
