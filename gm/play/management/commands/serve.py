@@ -6,6 +6,7 @@ import logging
 import threading
 import time
 
+from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
@@ -31,8 +32,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+        parser.add_argument("--smtp-port", type=int, default=8025,
+                            help="also accept order mail over SMTP on 127.0.0.1 at this port "
+                                 "(0: no listener); replies go through EMAIL_URL")
 
-    def handle(self, *args, addrport="127.0.0.1:8000", **opts):
+    def handle(self, *args, addrport="127.0.0.1:8000", smtp_port=8025, **opts):
+        smtp = None
+        if smtp_port and apps.is_installed("gm.mail"):
+            from gm.mail.smtp_server import controller
+
+            smtp = controller("127.0.0.1", smtp_port)
+            try:
+                smtp.start()
+            except OSError as exc:  # port taken: the web server still runs
+                self.stderr.write(f"no SMTP listener on port {smtp_port}: {exc}")
+                smtp = None
         stop = threading.Event()
         sweeper = threading.Thread(target=_sweep_forever, args=(settings.GM_SWEEP_SECONDS, stop),
                                    daemon=True, name="deadline-sweep")
@@ -40,8 +54,15 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             f"Serving on http://{addrport}/  (deadline sweep every {settings.GM_SWEEP_SECONDS}s; "
             "demo logins: gm, alice, bob, carol / demo-pass-123)"))
+        if smtp is not None:
+            self.stdout.write(f"Order mail: SMTP on 127.0.0.1:{smtp_port} (e.g. swaks --server "
+                              f"127.0.0.1:{smtp_port} --to play+<seat token>@"
+                              f"{settings.GM_MAIL_DOMAIN} ...); outgoing mail: "
+                              f"{settings.EMAIL_BACKEND.rsplit('.', 1)[-1]}")
         time.sleep(0.1)
         try:
             call_command("runserver", addrport, use_reloader=False)
         finally:
             stop.set()
+            if smtp is not None:
+                smtp.stop()
