@@ -511,3 +511,14 @@ def test_a_sneak_attack_can_kill_before_any_fight():
     ch = new["chars"]["P1"]
     assert ch["status"] == "dead" and ch["pending"] is None
     assert "Attack against" not in lines(events)
+
+
+def test_no_escape_from_a_monster_after_coming_under_a_portcullis():
+    st = in_room(tile="room-grate-ahead")  # the knight: Strength 9
+    stack_tiles(st, "room-cross")
+    stack(st, "room", "monster:goblin")
+    new, _ = run(st, {"P1": "MOVE SOUTH\nESCAPE"}, [("portcullis/P1", 3)])
+    ch = new["chars"]["P1"]
+    assert ch["pos"] == "B3" and ch["via"] == "portcullis"
+    assert ch["pending"]["no_escape"] is True
+    assert "ESCAPE" not in ENGINE.decision(new).prompts["P1"]["choices"]
