@@ -90,3 +90,4 @@ def tally_engine():
     engines[ENGINE.name] = ENGINE
     yield ENGINE
     engines.pop(ENGINE.name, None)
+

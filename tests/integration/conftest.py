@@ -8,6 +8,18 @@ from django.db import connection
 from .stack import BROKER_URL, Worker, purge_broker
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_stray_sessions(django_db_setup, django_db_blocker):
+    """Before the test database is dropped, end the sessions that killed workers and
+    finished threads left behind (PostgreSQL will not drop a database in use)."""
+    yield
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cur:
+        cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 @pytest.fixture
 def real_broker(transactional_db, settings):
     """Switch this process from eager tasks to the real broker for one test."""
