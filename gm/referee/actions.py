@@ -478,6 +478,25 @@ def _timeline(game: Game, number: int) -> tuple[dict[int, Turn], dict[int, TurnR
     return turns, records
 
 
+def _rewind(game: Game, number: int, doing: str
+            ) -> tuple[Game, dict[int, Turn], dict[int, TurnRecord]]:
+    """Lock a running game for a rerun or rollback from `number`; its live timeline."""
+    game, _turn = _lock(game)
+    _running(game)
+    if game.status == Game.Status.PAUSED:
+        raise Conflict(f"resume the game before {doing}")
+    old_turns, old_records = _timeline(game, number)
+    return game, old_turns, old_records
+
+
+def _set_aside(game: Game, number: int, state: Any, hash_: str) -> None:
+    """Supersede turns `number`.. (kept for history) and put the game back at `state`."""
+    _supersede(game, number)
+    game.state = state
+    game.state_hash = hash_
+    game.save(update_fields=["state", "state_hash"])
+
+
 def _supersede(game: Game, number: int) -> None:
     Turn.objects.filter(game=game, superseded=False, number__gte=number).update(superseded=True)
     TurnRecord.objects.filter(game=game, superseded=False, number__gte=number).update(
@@ -503,16 +522,9 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
     now = now or timezone.now()
     engine = play.engine_for(game)
     with transaction.atomic():
-        game, _turn = _lock(game)
-        _running(game)
-        if game.status == Game.Status.PAUSED:
-            raise Conflict("resume the game before rerunning turns")
-        old_turns, old_records = _timeline(game, number)
+        game, old_turns, old_records = _rewind(game, number, "rerunning turns")
         base = state_before(game, engine, number)
-        _supersede(game, number)
-        game.state = base
-        game.state_hash = state_hash(engine.to_json(engine.from_json(base)))
-        game.save(update_fields=["state", "state_hash"])
+        _set_aside(game, number, base, state_hash(engine.to_json(engine.from_json(base))))
         result = RerunResult(start=number)
         turn = play.open_turn(game, engine, engine.from_json(base), number, now)
         k = number
@@ -669,16 +681,9 @@ def rollback_to(game: Game, actor, reason: str, number: int, *,
     now = now or timezone.now()
     engine = play.engine_for(game)
     with transaction.atomic():
-        game, _turn = _lock(game)
-        _running(game)
-        if game.status == Game.Status.PAUSED:
-            raise Conflict("resume the game before rolling it back")
-        old_turns, old_records = _timeline(game, number)
+        game, old_turns, old_records = _rewind(game, number, "rolling it back")
         record = old_records[number]
-        _supersede(game, number)
-        game.state = record.state_before
-        game.state_hash = record.before_hash
-        game.save(update_fields=["state", "state_hash"])
+        _set_aside(game, number, record.state_before, record.before_hash)
         turn = play.open_turn(game, engine, engine.from_json(record.state_before), number, now)
         amendments = list(old_turns[number].amendments) if number in old_turns else []
         if turn is not None and amendments:
