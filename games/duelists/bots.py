@@ -124,18 +124,34 @@ def random_lines(state: State, seat: str, pick: Pick) -> list[str]:
                     lines.append(f"IF DAMAGE > {pick(range(1, 6))} THEN {hand_line} "
                                  "ELSE ABSORB FROM DECK")
     armor = sum(1 for c in hand if c == cards.ARMOR) - planned_armor
-    if armor > 0 and pick(range(12)) == 0:
-        lines.append(f"EXHAUST ARMOR {pick(range(1, armor + 1))}")
+    if armor > 0:
+        lines += _random_exchange(pick(range(12)), armor, my_role, pick)
     extra = pick(range(16))
-    if extra == 0:
-        lines.append("STANDING ABSORB FROM DECK")
-    elif extra == 1:
-        lines.append("STANDING DEFEND LEFT GUESS 1 2")
-    elif extra == 2:
-        lines.append("STANDING IF DEFEND LEFT THEN SET 2 ELSE SET 1")
-    elif extra == 3:
-        lines.append("CANCEL STANDING")
+    if extra < len(RANDOM_STANDING):
+        lines.append(RANDOM_STANDING[extra])
     return lines
+
+
+RANDOM_STANDING = ("STANDING ABSORB FROM DECK", "STANDING DEFEND LEFT GUESS 1 2",
+                   "STANDING IF DEFEND LEFT THEN SET 2 ELSE SET 1", "CANCEL STANDING",
+                   "STANDING EXHAUST ARMOR ALL BEFORE ABSORB",
+                   "STANDING IF DECK > 8 THEN EXHAUST ARMOR 1",
+                   "STANDING IF DAMAGE > 3 THEN EXHAUST ARMOR ALL BEFORE ABSORB")
+
+
+def _random_exchange(roll: int, armor: int, my_role: str | None, pick: Pick) -> list[str]:
+    """An armor exchange at one of its moments, for `roll` in 0..11 (most rolls: none)."""
+    if roll == 0:
+        return [f"EXHAUST ARMOR {pick(range(1, armor + 1))}"]
+    if roll == 1:
+        return [f"IF DECK > {pick(range(10))} THEN EXHAUST ARMOR ALL"]
+    if roll == 2 and my_role == "defender":
+        count = pick(["ALL", *range(1, armor + 1)])
+        if pick([0, 1]):
+            return [f"EXHAUST ARMOR {count} BEFORE ABSORB"]
+        return [f"IF DAMAGE > {pick(range(1, 6))} THEN EXHAUST ARMOR ALL BEFORE ABSORB"
+                + (f" ELSE EXHAUST ARMOR {count} BEFORE ABSORB" if pick([0, 1]) else "")]
+    return []
 
 
 def bot_lines(state: State, seat: str, pick: Pick) -> list[str]:

@@ -17,9 +17,10 @@ from games.core.types import Decision, Event, Orders
 
 from . import board, bots, cards, hidden, prompts, report
 from .orders import make, parse
+from .rules import armor
 from .rules import setup as setup_rules
 from .rules.orders_in_play import store
-from .rules.turn import advance, exhaust_armor, start_turn
+from .rules.turn import advance, start_turn
 from .state import HAND_SIZE, QUEUE_SIZE, TOKENS, Surrender, all_cards, other, player
 from .view import view as build_view
 
@@ -92,14 +93,17 @@ class DuelistsEngine(Engine):
             advance(s, rng, events)
             return
         answer = any(kind != "turn" for kind in owed.values())
-        exhausts = {seat: store(s, got[seat], answer=answer) for seat in sorted(owed)}
+        for seat in sorted(owed):
+            store(s, got[seat], answer=answer)
         s["awaiting"] = {}
-        for seat, orders in exhausts.items():
-            plans = s["turn"]["orders"][seat]["plan"]
+        # The start-of-turn armor exchange: this resolution's lines of the owing seats;
+        # standing ones once per game turn (not again when a decision is answered),
+        # for both duelists whether or not they owed orders.
+        for seat in sorted(owed) if answer else s["seats"]:
+            plans = s["turn"]["orders"].get(seat, {}).get("plan", [])
             keep = sum(1 for item in plans[:1]
                        if item.get("order", {}).get("card") == cards.ARMOR)
-            for order in orders:
-                exhaust_armor(s, seat, order["count"], keep, rng, events)
+            armor.at_start(s, seat, keep, rng, events, standing=not answer)
         advance(s, rng, events)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

@@ -6,7 +6,8 @@ seat's view is byte for byte the same. The list below is the inventory of secret
 
 * every deck's order (hidden even from its owner);
 * the other side's hand, face-down queue cards and discard pile contents;
-* the other side's standing orders and the orders kept for the turn in progress;
+* the other side's standing orders and the orders kept for the turn in progress
+  (armor exchanges included: one waiting BEFORE ABSORB is as secret as an ABSORB);
 * the defender's guesses while the attacker is still being asked for the die.
 """
 
@@ -39,9 +40,17 @@ def _swap(state: State, owner: str, pick: Pick, pile: str) -> None:
     sort_hand(p)
 
 
+STANDING_EXTRAS = (
+    {"order": {"op": "absorb", "from": "deck", "cards": []}},
+    {"order": {"op": "exhaust", "count": -1, "when": "absorb"}},
+    {"if": {"test": "compare", "name": "DECK", "op": ">", "value": 4},
+     "then": {"op": "exhaust", "count": 1, "when": "start"}, "else": None},
+)
+
+
 def _standing(state: State, owner: str, pick: Pick) -> None:
     p = player(state, owner)
-    extra = {"order": {"op": "absorb", "from": "deck", "cards": []}}
+    extra = pick(STANDING_EXTRAS)
     if extra in p["standing"]:
         p["standing"].remove(extra)
     else:
@@ -50,13 +59,14 @@ def _standing(state: State, owner: str, pick: Pick) -> None:
 
 def _kept_orders(state: State, owner: str, pick: Pick) -> None:
     kept = state["turn"]["orders"][owner]
-    kind = pick(["set", "defend", "absorb"])
+    kind = pick(["set", "defend", "absorb", "before_absorb"])
     order: dict[str, Any] = {
         "set": {"op": "set", "value": pick(range(1, 7))},
         "defend": {"op": "defend", "pos": "SECOND", "guesses": [pick(range(1, 7))]},
         "absorb": {"op": "absorb", "from": "deck", "cards": []},
+        "before_absorb": {"op": "exhaust", "count": pick(range(1, 4)), "when": "absorb"},
     }[kind]
-    kept[kind].insert(0, {"order": order})
+    kept.setdefault(kind, []).insert(0, {"order": order})
 
 
 def _guesses(state: State, owner: str, pick: Pick) -> None:

@@ -10,11 +10,19 @@
     ABSORB HAND Armor, Armor              defender: hand cards to exhaust for damage first
     ABSORB FROM DECK                      ... or take it all from the top of the deck
     IF DAMAGE > 3 THEN ABSORB HAND Armor ELSE ABSORB FROM DECK
-    EXHAUST ARMOR 2 | EXHAUST ARMOR ALL   exhaust armor from the hand, drawing one each
-    STANDING ABSORB FROM DECK             kept until CANCEL STANDING (SET, DEFEND, ABSORB)
+    EXHAUST ARMOR 2 | EXHAUST ARMOR ALL   exhaust armor from the hand, drawing one each,
+                                          at the start of the turn's resolution
+    EXHAUST ARMOR ALL BEFORE ABSORB       defender: ... once a hit is known, before it is
+                                          absorbed (armor the ABSORB HAND order uses stays)
+    IF DAMAGE > 3 THEN EXHAUST ARMOR ALL BEFORE ABSORB
+    IF DECK > 6 THEN EXHAUST ARMOR ALL    ... only while enough cards are left to draw
+    STANDING ABSORB FROM DECK             kept until CANCEL STANDING (SET, DEFEND, ABSORB,
+                                          EXHAUST ARMOR with or without BEFORE ABSORB)
 
-Several SET lines (or DEFEND, ABSORB lines) apply to successive attacks and hits of a
-double attack. Anything a turn needs that the orders leave open is asked for next.
+Several SET lines (or DEFEND, ABSORB, EXHAUST ... BEFORE ABSORB lines) apply to
+successive attacks and hits of a double attack. Anything a turn needs that the orders
+leave open is asked for next. An armor exchange is never an instruction to draw: it is
+cut down to the cards left to draw (deck and discard pile), so it can never lose the duel.
 """
 
 from __future__ import annotations
@@ -38,8 +46,13 @@ from .state import State, other, player, role
 
 POSITIONS = ("LEFT", "SECOND")
 ROLE_OPS = {"attacker": {"plan", "set", "exhaust"},
-            "defender": {"defend", "absorb", "exhaust"}}
-STANDING_OPS = {"set", "defend", "absorb"}
+            "defender": {"defend", "absorb", "exhaust", "before_absorb"}}
+STANDING_OPS = {"set", "defend", "absorb", "exhaust", "before_absorb"}
+EXHAUST_USAGE = "EXHAUST ARMOR <count>|ALL [BEFORE ABSORB]"
+# Which orders each condition may decide (the facts exist only at that moment).
+DECIDES = {"DEFEND": ("set",), "GUESSES": ("set",), "DAMAGE": ("absorb", "before_absorb"),
+           "DECK": ("exhaust", "before_absorb", "absorb")}
+SHOWN = {"before_absorb": "EXHAUST ARMOR ... BEFORE ABSORB", "exhaust": "EXHAUST ARMOR"}
 ASK_HELP = {
     "plan": "PLAN <card from your hand>",
     "set": "SET <number in the attack's range> (may be IF DEFEND LEFT THEN ... ELSE ...)",
@@ -126,11 +139,25 @@ def _absorb(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
 
 
 def _exhaust(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
-    if not tokens or tokens[0].upper() != "ARMOR" or len(tokens) > 2:
-        raise OrderSyntax("EXHAUST reads EXHAUST ARMOR <count> or EXHAUST ARMOR ALL")
-    if len(tokens) == 1 or tokens[1].upper() == "ALL":
-        return {"count": -1}
-    return {"count": expect_int(tokens[1], "the number of armor cards", 1, 10)}
+    """EXHAUST ARMOR [n|ALL] [BEFORE ABSORB]: the moment defaults to the turn's start."""
+    words = [t.upper() for t in tokens]
+    if not words or words[0] != "ARMOR":
+        raise OrderSyntax(f"EXHAUST reads {EXHAUST_USAGE}", "only Armor cards can be "
+                          "exchanged, e.g. EXHAUST ARMOR 2 or EXHAUST ARMOR ALL BEFORE ABSORB")
+    rest, when = words[1:], "start"
+    if "BEFORE" in rest:
+        at = rest.index("BEFORE")
+        moment = tokens[at + 2:]
+        if len(moment) != 1:
+            raise OrderSyntax("BEFORE needs one moment: BEFORE ABSORB",
+                              "leave BEFORE out to exchange at the start of the turn")
+        expect_word(moment[0], ["ABSORB"], "moment")
+        rest, when = rest[:at], "absorb"
+    if len(rest) > 1:
+        raise OrderSyntax(f"EXHAUST reads {EXHAUST_USAGE}", "e.g. EXHAUST ARMOR 2")
+    count = -1 if not rest or rest[0] == "ALL" else expect_int(
+        rest[0], "the number of armor cards", 1, 10)
+    return {"count": count, "when": when}
 
 
 def _condition(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
@@ -139,7 +166,7 @@ def _condition(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
             raise OrderSyntax("the condition reads DEFEND LEFT or DEFEND SECOND")
         pos = expect_word(tokens[1], POSITIONS, "position")
         return {"test": "defend", "pos": pos, "text": f"DEFEND {pos}"}
-    return parse_comparison(tokens, ["GUESSES", "DAMAGE"])
+    return parse_comparison(tokens, ["GUESSES", "DAMAGE", "DECK"])
 
 
 def render(order: dict[str, Any]) -> str:
@@ -160,7 +187,8 @@ def render(order: dict[str, Any]) -> str:
         return ("ABSORB FROM DECK" if order["from"] == "deck"
                 else "ABSORB HAND " + ", ".join(order["cards"]))
     if op == "exhaust":
-        return "EXHAUST ARMOR " + ("ALL" if order["count"] < 0 else str(order["count"]))
+        return ("EXHAUST ARMOR " + ("ALL" if order["count"] < 0 else str(order["count"]))
+                + (" BEFORE ABSORB" if order.get("when") == "absorb" else ""))
     raise ValueError(op)
 
 
@@ -169,12 +197,24 @@ GRAMMAR = Grammar({"CHAMPION": _champion, "QUEUE": _queue, "PLAN": _plan, "SET":
                   condition=_condition, render=render)
 
 
+def kind_of(order: dict[str, Any]) -> str:
+    """The kind of choice an order answers: its op, except that an armor exchange
+    before absorbing is its own kind (kept per hit, like ABSORB)."""
+    if order["op"] == "exhaust" and order.get("when") == "absorb":
+        return "before_absorb"
+    return order["op"]
+
+
 def item_op(item: dict[str, Any]) -> str | None:
     if "order" in item:
-        return item["order"]["op"]
+        return kind_of(item["order"])
     if "if" in item:
-        return item["then"]["op"]
+        return kind_of(item["then"])
     return None
+
+
+def shown(kind: str) -> str:
+    return SHOWN.get(kind, kind.upper())
 
 
 def item_orders(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -235,11 +275,9 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
         op = item_op(item)
         standing = bool(item.get("standing"))
         if "if" in item:
-            cond = item["if"]
-            needs = "absorb" if cond.get("name") == "DAMAGE" else "set"
-            if op != needs or any(o["op"] != needs for o in item_orders(item)):
-                problems.append((i, f"the condition {cond.get('text') or cond['name']} "
-                                    f"only decides {needs.upper()} orders", ""))
+            problem = _condition_problem(item)
+            if problem:
+                problems.append((i, *problem))
                 continue
         if stage == "pick":
             if op != "champion" or standing:
@@ -265,13 +303,15 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
         # the duel proper
         if standing:
             if op not in STANDING_OPS:
-                problems.append((i, f"{op.upper()} cannot be a standing order",
-                                 "only SET, DEFEND and ABSORB can stand"))
+                problems.append((i, f"{shown(op)} cannot be a standing order",
+                                 "only SET, DEFEND, ABSORB and EXHAUST ARMOR can stand"))
             continue
         my_role = role(state, seat)
         if my_role is None or op not in ROLE_OPS[my_role]:
-            problems.append((i, f"{op.upper()} is not yours to give while you are the "
-                                f"{my_role or 'nobody'}", ""))
+            hint = ("BEFORE ABSORB is for the defender; STANDING keeps it for when you "
+                    "defend" if op == "before_absorb" else "")
+            problems.append((i, f"{shown(op)} is not yours to give while you are the "
+                                f"{my_role or 'nobody'}", hint))
             continue
         seen[op] = seen.get(op, 0) + 1
         if op == "plan":
@@ -308,9 +348,18 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
         elif op == "exhaust":
             armor = sum(1 for c in hand if c == cards.ARMOR)
             if seen[op] > 1:
-                problems.append((i, "only one EXHAUST ARMOR per turn", ""))
-            elif item["order"]["count"] > armor - armor_for_plan:
-                problems.append((i, f"you hold only {armor} armor card(s)", ""))
+                problems.append((i, "only one EXHAUST ARMOR per turn",
+                                 "add BEFORE ABSORB to exchange again once a hit is known"))
+            elif any(o["count"] > armor - armor_for_plan for o in item_orders(item)):
+                problems.append((i, f"you hold only {armor} armor card(s)"
+                                 + (", one of them planned" if armor_for_plan else ""),
+                                 "EXHAUST ARMOR ALL exchanges every one you can spare"))
+        elif op == "before_absorb":
+            hits = len(state["turn"]["attacks"]) - state["turn"]["index"]
+            if seen[op] > hits:
+                problems.append((i, f"more EXHAUST ARMOR ... BEFORE ABSORB orders than "
+                                    f"attacks this turn ({hits})",
+                                 "one line per hit, in order; STANDING covers every hit"))
     if stage == "pick" and not seen.get("champion"):
         problems.append((-1, "pick a champion", "CHAMPION <name>"))
     if stage == "pick" and seen.get("champion", 0) > 1:
@@ -320,6 +369,29 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
     if owed in ASK_HELP and not any(item_op(it) == owed for it in items):
         problems.append((-1, f"this decision needs a {owed.upper()} order", ASK_HELP[owed]))
     return problems
+
+
+def _condition_problem(item: dict[str, Any]) -> tuple[str, str] | None:
+    """Why a conditional order cannot work, as (message, hint), or None."""
+    cond = item["if"]
+    name = cond.get("name") or "DEFEND"
+    allowed = DECIDES[name]
+    kinds = {kind_of(o) for o in item_orders(item)}
+    if len(kinds) > 1:
+        return ("THEN and ELSE must give the same kind of order",
+                "e.g. IF DAMAGE > 3 THEN EXHAUST ARMOR ALL BEFORE ABSORB ELSE "
+                "EXHAUST ARMOR 1 BEFORE ABSORB")
+    (kind,) = kinds
+    if kind in allowed:
+        return None
+    text = cond.get("text") or name
+    orders = " and ".join(f"{shown(k)}" for k in allowed)
+    hint = ""
+    if name == "DAMAGE" and kind == "exhaust":
+        hint = "the damage is known only before absorbing: add BEFORE ABSORB"
+    elif name == "DECK":
+        hint = "e.g. IF DECK > 6 THEN EXHAUST ARMOR ALL"
+    return (f"the condition {text} only decides {orders} orders", hint)
 
 
 def _fits(chosen: list[str], hand: list[str]) -> bool:
@@ -358,5 +430,6 @@ def make(state: State, seat: str, lines: list[str], *, default: bool = False) ->
     return Orders(seat, orders.items, orders.text, default)
 
 
-__all__ = ["GRAMMAR", "Ctx", "available_champions", "cards_in_hand", "item_op", "make",
+__all__ = ["GRAMMAR", "Ctx", "available_champions", "cards_in_hand", "item_op", "kind_of",
+           "make",
            "open_defends", "open_sets", "other", "parse", "render", "test_condition"]

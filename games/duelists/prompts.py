@@ -51,9 +51,13 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
                                    f"{a['lo']}-{a['hi']}>")
         if kind in ("turn", "defend", "absorb"):
             choices += ["ABSORB FROM DECK"] + [f"ABSORB HAND {c}" for c in hand]
+            choices += ["EXHAUST ARMOR <n>|ALL BEFORE ABSORB",
+                        "IF DAMAGE > <n> THEN EXHAUST ARMOR ALL BEFORE ABSORB"]
         help_text = ("One DEFEND per attack; list guesses best first (extra ones are "
                      "ignored). ABSORB says which hand cards soak damage; the rest comes "
-                     "off the deck. STANDING ABSORB ... keeps an answer for every hit.")
+                     "off the deck. STANDING ABSORB ... keeps an answer for every hit. "
+                     "EXHAUST ARMOR ... BEFORE ABSORB trades armor for fresh cards once "
+                     "the damage is known, keeping the armor ABSORB HAND names.")
     if kind in ("set", "defend", "absorb", "plan"):
         title = f"Decision arising: {title}"
         cur = turn.get("cur")
@@ -62,5 +66,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
         if kind == "set" and cur:
             help_text = (f"The defender chose {cur['pos']} ({cards.name(cur['card'])}, "
                          f"{cur['allowed']} guess(es)). " + help_text)
-    choices.append("EXHAUST ARMOR <n>")
+    choices += ["EXHAUST ARMOR <n>|ALL", "IF DECK > <n> THEN EXHAUST ARMOR ALL"]
+    help_text += (" EXHAUST ARMOR draws a card for each armor card given up, at the start "
+                  "of the turn; never more than are left to draw.")
     return {"title": title, "help": help_text, "choices": choices, "example": example}

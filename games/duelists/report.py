@@ -176,8 +176,14 @@ def _tripped_cards(d: dict[str, Any], v: str | None) -> str:
 
 
 def _armor_exhausted(d: dict[str, Any], v: str | None) -> str:
-    return (f"- {_who(d['seat'], v)} exhausts {d['count']} Armor card(s) from the hand to "
-            f"draw as many.")
+    when = " before absorbing the hit" if d.get("moment") == "absorb" else ""
+    short = d.get("short", 0)
+    if not d["count"]:
+        return (f"- {_who(d['seat'], v)} keeps {short} Armor card(s){when}: no card is left "
+                f"to draw in exchange.")
+    kept = f" ({short} more kept: no card left to draw for them)" if short else ""
+    return (f"- {_who(d['seat'], v)} exhausts {d['count']} Armor card(s) from the hand{when} "
+            f"to draw as many{kept}.")
 
 
 def _asked(d: dict[str, Any], v: str | None) -> str:

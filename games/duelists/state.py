@@ -27,7 +27,9 @@ from . import cards
 HAND_SIZE = 7
 QUEUE_SIZE = 3
 TOKENS = ("power", "disarmed", "blinded")
-ORDER_KINDS = ("plan", "set", "defend", "absorb")
+# Kinds of choice kept per turn; "exhaust" is the start-of-turn armor exchange,
+# "before_absorb" the exchange made once a hit is known, before absorbing it.
+ORDER_KINDS = ("plan", "set", "defend", "absorb", "exhaust", "before_absorb")
 
 State = dict[str, Any]
 
@@ -92,6 +94,11 @@ def take_top(state: State, seat: str, rng: RngBase, events: list[Event], why: st
     card_id = p["deck"].pop(0)
     refresh_deck(state, seat, rng, events)
     return card_id
+
+
+def cards_left(p: dict[str, Any]) -> int:
+    """How many cards the player could still draw: the deck and the discard pile."""
+    return len(p["deck"]) + len(p["discard"])
 
 
 def draw_to_hand(state: State, seat: str, count: int, rng: RngBase, events: list[Event],

@@ -3,7 +3,8 @@
 `step` runs as far as the stored orders allow and returns False when a choice is
 missing; the turn then waits for it (the "decision arising" of the next report).
 Hidden until the strike: the defender's guesses (kept in turn["cur"]) and the
-attacker's SET orders (kept in turn["orders"]).
+attacker's SET orders (kept in turn["orders"]). Before a hit is absorbed the defender
+may exchange armor (rules/armor.py), once the hit's ABSORB order is known.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from .. import cards
-from ..state import State, player, take_top
-from . import specials
+from ..state import State, cards_left, player, take_top
+from . import armor, specials
 from .orders_in_play import ask, take
 from .queue import reveal
 
@@ -44,11 +45,17 @@ def step(state: State, rng: RngBase, events: list[Event]) -> bool:
         strike(state, attack, order["value"], rng, events)
     if cur["damage"] and not cur["absorbed"]:
         if specials.hand_absorb_allowed(attack):
-            order = take(state, turn["defender"], "absorb", {"damage": cur["damage"]})
+            seat = turn["defender"]
+            order = take(state, seat, "absorb", {"damage": cur["damage"],
+                                                 "deck": cards_left(player(state, seat))})
             if order is None:
-                ask(state, turn["defender"], "absorb", events)
+                ask(state, seat, "absorb", events)
                 return False
             chosen = order["cards"]
+            hand = player(state, seat)["hand"]
+            reserved = sum(1 for c in from_hand(hand, chosen, cur["damage"])
+                           if cards.is_armor(c))
+            armor.before_absorb(state, seat, cur["damage"], reserved, rng, events)
         else:
             chosen = []
         absorb(state, cur["damage"], chosen, rng, events)
@@ -125,26 +132,37 @@ def strike(state: State, attack: dict[str, Any], die: int, rng: RngBase,
     specials.spend_on_hit(state, events)
 
 
+def from_hand(hand: list[str], chosen: list[str], damage: int) -> list[str]:
+    """The hand cards an ABSORB HAND list takes: named cards in the order listed, each
+    only if still in the hand, until the damage is covered."""
+    pool = list(hand)
+    out: list[str] = []
+    for wanted in chosen:
+        if len(out) >= damage:
+            break
+        match = next((c for c in pool if cards.name(c) == wanted), None)
+        if match is not None:
+            pool.remove(match)
+            out.append(match)
+    return out
+
+
 def absorb(state: State, damage: int, chosen: list[str], rng: RngBase,
            events: list[Event]) -> None:
     """Exhaust the chosen hand cards (as far as they go), then the top of the deck."""
     seat = state["turn"]["defender"]
     p = player(state, seat)
-    from_hand: list[str] = []
-    for wanted in chosen:
-        if len(from_hand) >= damage:
-            break
-        match = next((c for c in p["hand"] if cards.name(c) == wanted), None)
-        if match is not None:
-            p["hand"].remove(match)
-            p["exhausted"].append(match)
-            from_hand.append(wanted)
+    taken = from_hand(p["hand"], chosen, damage)
+    for card_id in taken:
+        p["hand"].remove(card_id)
+        p["exhausted"].append(card_id)
+    hand_names = [cards.name(c) for c in taken]
     from_deck: list[str] = []
     try:
-        while len(from_hand) + len(from_deck) < damage:
+        while len(hand_names) + len(from_deck) < damage:
             card_id = take_top(state, seat, rng, events, "absorbing damage")
             p["exhausted"].append(card_id)
             from_deck.append(cards.name(card_id))
     finally:
-        events.append(Event("absorbed", {"seat": seat, "damage": damage, "hand": from_hand,
+        events.append(Event("absorbed", {"seat": seat, "damage": damage, "hand": hand_names,
                                          "deck": from_deck}))

@@ -1,9 +1,11 @@
 """Orders kept during a game turn, and how a rule takes the one it needs.
 
-A seat's orders for the turn are stored by kind (plan, set, defend, absorb), each a
-list consumed front first: the n-th SET line is the n-th attack's die. When the list
-has nothing that applies, the seat's standing orders are tried in order; when those
-fail too, the choice is asked for (`ask`) and the turn waits.
+A seat's orders for the turn are stored by kind (plan, set, defend, absorb, and the two
+armor exchanges: exhaust at the start, before_absorb once a hit is known), each a list
+consumed front first: the n-th SET line is the n-th attack's die. When the list has
+nothing that applies, the seat's standing orders are tried in order; when those fail
+too, the choice is asked for (`ask`) and the turn waits. Armor exchanges are optional:
+nothing is asked when no order covers them.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ def empty() -> dict[str, list[Any]]:
     return {kind: [] for kind in ORDER_KINDS}
 
 
-def store(state: State, orders: Orders, *, answer: bool) -> list[Order]:
-    """Keep the seat's orders for this turn; return its EXHAUST ARMOR orders.
+def store(state: State, orders: Orders, *, answer: bool) -> None:
+    """Keep the seat's orders for this turn.
 
     An answer to a question arising mid-turn goes in front of what the seat ordered
     earlier, so the newest lines cover the choice being asked."""
@@ -34,33 +36,33 @@ def store(state: State, orders: Orders, *, answer: bool) -> list[Order]:
     p["standing"], _ = merge_standing(p["standing"], orders.items)
     stored = state["turn"]["orders"].setdefault(seat, empty())
     fresh = empty()
-    exhausts: list[Order] = []
     for item in orders.items:
         if "cancel" in item or item.get("standing"):
             continue
         op = item_op(item)
-        if op == "exhaust":
-            exhausts.append(item["order"])
-        elif op in fresh:
+        if op in fresh:
             fresh[op].append(item)
     for kind in ORDER_KINDS:
-        stored[kind] = fresh[kind] + stored[kind] if answer else fresh[kind]
-    return exhausts
+        stored[kind] = fresh[kind] + stored.get(kind, []) if answer else fresh[kind]
 
 
 def take(state: State, seat: str, kind: str, facts: dict[str, Any],
-         valid: Callable[[Order], bool] | None = None) -> Order | None:
-    """The order that covers this choice, or None (then it must be asked)."""
+         valid: Callable[[Order], bool] | None = None, *, standing: bool = True
+         ) -> Order | None:
+    """The order that covers this choice, or None (then it must be asked, or for an
+    optional choice nothing happens). `standing=False` looks at this turn's lines only."""
     ok = valid or (lambda _order: True)
 
     def test(cond: dict[str, Any]) -> bool:
         return test_condition(cond, facts)
 
-    queue = state["turn"]["orders"].get(seat, empty())[kind]
+    queue = state["turn"]["orders"].get(seat, {}).get(kind, [])
     if queue:
         order = choose(queue.pop(0), test)
         if order is not None and ok(order):
             return order
+    if not standing:
+        return None
     for item in player(state, seat)["standing"]:
         if item_op(item) == kind:
             order = choose(item, test)

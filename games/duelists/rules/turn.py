@@ -68,19 +68,3 @@ def advance(state: State, rng: RngBase, events: list[Event]) -> None:
                 return
         events.append(Event("turn_over", {"number": turn["number"]}))
         start_turn(state, turn["defender"], False, rng, events)
-
-
-def exhaust_armor(state: State, seat: str, count: int, keep: int, rng: RngBase,
-                  events: list[Event]) -> None:
-    """Exhaust armor cards from the hand (count < 0 = all but `keep`), drawing one each."""
-    p = player(state, seat)
-    armor = [c for c in p["hand"] if cards.is_armor(c)]
-    usable = max(0, len(armor) - keep)
-    n = usable if count < 0 else min(count, usable)
-    if n == 0:
-        return
-    for card_id in armor[:n]:
-        p["hand"].remove(card_id)
-        p["exhausted"].append(card_id)
-    events.append(Event("armor_exhausted", {"seat": seat, "count": n}))
-    draw_to_hand(state, seat, n, rng, events, "armor exhausted")

@@ -45,7 +45,7 @@ def test_orders_read_into_canonical_text(seat, text, canonical):
     ("P2", "DEFEND LEFT GUESS 7", 1, "out of range"),
     ("P2", "IF DEFEND LEFT THEN ABSORB FROM DECK", 1, "only decides SET"),
     ("P2", "IF DAMAGE > 2 THEN SET 1", 1, "only decides ABSORB"),
-    ("P2", "STANDING EXHAUST ARMOR 1", 1, "cannot be a standing order"),
+    ("P1", "STANDING PLAN Lunge", 1, "cannot be a standing order"),
     ("P2", "EXHAUST ARMOR 3", 1, "only 2 armor"),
     ("P2", "ABSORB", 1, "ABSORB reads"),
     ("P2", "DEFNED LEFT", 1, "unknown order"),

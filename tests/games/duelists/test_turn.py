@@ -218,8 +218,9 @@ def test_exhausting_armor_draws_a_card_for_each():
     state = standard()
     after, events = play(state, {"P1": "PLAN Flurry\nSET 3\nEXHAUST ARMOR 2",
                                  "P2": "DEFEND LEFT GUESS 3\nABSORB FROM DECK\nEXHAUST ARMOR 1"})
-    assert kinds(events, "armor_exhausted") == [{"seat": "P1", "count": 2},
-                                                {"seat": "P2", "count": 1}]
+    assert kinds(events, "armor_exhausted") == [
+        {"seat": "P1", "count": 2, "moment": "start", "short": 0},
+        {"seat": "P2", "count": 1, "moment": "start", "short": 0}]
     p1 = after["players"]["P1"]
     assert names(p1["hand"]).count("Armor") == 1 and "Slashing Arc" in names(p1["hand"])
     with pytest.raises(OrdersInvalid):
@@ -230,7 +231,7 @@ def test_exhaust_all_keeps_an_armor_card_that_is_being_planned():
     state = standard()
     after, events = play(state, {"P1": "PLAN Armor\nSET 3\nEXHAUST ARMOR ALL",
                                  "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"})
-    assert kinds(events, "armor_exhausted") == [{"seat": "P1", "count": 1}]
+    assert [e["count"] for e in kinds(events, "armor_exhausted")] == [1]
     assert queue_names(after, "P1")[-1] == "Armor"
 
 
