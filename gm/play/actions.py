@@ -246,9 +246,12 @@ def _orders_for(engine: Engine, state: Any, turn: Turn) -> tuple[dict[str, Order
     orders: dict[str, Orders] = {}
     defaulted: list[str] = []
     seats = {s.name: s for s in turn.game.seats.all()}
+    latest: dict[int, Submission] = {}  # one query: every version, newest first per seat
+    for sub in turn.submissions.order_by("seat_id", "-version"):
+        latest.setdefault(sub.seat_id, sub)
     for name in turn.owing:
         seat = seats.get(name)
-        sub = latest_submission(turn, seat) if seat else None
+        sub = latest.get(seat.pk) if seat else None
         if seat is not None and seat.mode == Seat.Mode.ACTIVE and sub and not sub.withdrawn:
             orders[name] = Orders.from_json(sub.orders)
         else:
@@ -283,15 +286,14 @@ def resolve_turn(turn_id: int) -> bool:
             game.state = record.state_after
             game.state_hash = step.after_hash
             game.save(update_fields=["state", "state_hash"])
-            turn.resolved_at = timezone.now()
+            resolved_at = timezone.now()
             if game.hold_for_review:
-                turn.status = Turn.Status.HELD
-                turn.save(update_fields=["status", "resolved_at"])
+                Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.HELD,
+                                                       resolved_at=resolved_at)
                 record_log(game, "held", f"Turn {turn.number} is resolved and held for the "
                            "GM's review.", turn_number=turn.number)
             else:
-                turn.save(update_fields=["resolved_at"])
-                publish(record)
+                publish(record, resolved_at=resolved_at)
     except IntegrityError:
         # Another worker wrote this turn's record first: that is the exactly-once guard.
         log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
@@ -317,7 +319,7 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def publish(record: TurnRecord) -> None:
+def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
     """Write the reports, post the public one to the thread, open the next turn."""
     game = record.game
     engine = engine_for(game)
@@ -336,7 +338,10 @@ def publish(record: TurnRecord) -> None:
                         markdown=public.markdown, html=public.html)
     record.published = True
     record.save(update_fields=["published"])
-    Turn.objects.filter(pk=record.turn_id).update(status=Turn.Status.RESOLVED)
+    done = {"status": Turn.Status.RESOLVED}
+    if resolved_at is not None:
+        done["resolved_at"] = resolved_at
+    Turn.objects.filter(pk=record.turn_id).update(**done)
     _send(signals.turn_published, record=record)
     state = engine.from_json(record.state_after)
     if game.status == Game.Status.RUNNING:

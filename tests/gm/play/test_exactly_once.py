@@ -59,7 +59,7 @@ def test_a_failed_resolution_rolls_back_and_is_retried(make_game, monkeypatch):
     actions.mark_due(turn)
     real_publish = actions.publish
 
-    def crash(record):
+    def crash(record, **kwargs):
         raise RuntimeError("worker killed")
 
     monkeypatch.setattr(actions, "publish", crash)
