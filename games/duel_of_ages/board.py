@@ -1,0 +1,66 @@
+"""An SVG picture of a view: the hex field, its terrain, and the characters on it."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from games.core import svg
+
+from . import hexmap
+
+FILL = {"clear": "#f4f1e6", "woods": "#7fb069", "building": "#9c8f80", "swamp": "#6b8f71",
+        "rough": "#c9b38a", "water": "#8ecae6", "deep water": "#3a6ea5", "fire": "#e4572e",
+        "obstacle": "#5c5552", "tower": "#b388eb", "dome": "#ffd166"}
+TEAM = {"White": "#ffffff", "Black": "#222222"}
+R = 26
+
+
+def _centre(space: str) -> tuple[int, int]:
+    col, row = hexmap.col_row(space)
+    x = 40 + col * R * 3 // 2
+    y = 40 + int(row * R * math.sqrt(3) + (col & 1) * R * math.sqrt(3) / 2)
+    return x, y
+
+
+def _hex(space: str, fill: str, title: str) -> str:
+    cx, cy = _centre(space)
+    pts = " ".join(f"{cx + R * math.cos(math.pi / 3 * i):.1f},"
+                   f"{cy + R * math.sin(math.pi / 3 * i):.1f}" for i in range(6))
+    return (f'<polygon points="{pts}" fill="{fill}" stroke="#777">'
+            f"<title>{title}</title></polygon>")
+
+
+def board(view: dict[str, Any]) -> str:
+    parts = []
+    domes, towers = hexmap.domes(), hexmap.towers()
+    for space, kind in hexmap.terrain().items():
+        label = f"{space} {kind}" + (f" {domes[space]}" if space in domes else "") + (
+            f" ({towers[space]})" if space in towers else "")
+        parts.append(_hex(space, FILL[kind], label))
+        cx, cy = _centre(space)
+        parts.append(svg.text(cx, cy - 12, space, size=8, anchor="middle", fill="#555"))
+        if space in domes:
+            parts.append(svg.text(cx, cy + 18, str(domes[space]), size=9, anchor="middle"))
+    stacks: dict[str, list[str]] = {}
+    for key, c in view["chars"].items():
+        if c["status"] == "map":
+            stacks.setdefault(c["space"], []).append(key)
+    for space, keys in stacks.items():
+        cx, cy = _centre(space)
+        for i, key in enumerate(keys):
+            c = view["chars"][key]
+            y = cy - 4 + i * 11 - (len(keys) - 1) * 5
+            parts.append(svg.rect(cx - 20, y - 8, 40, 11, fill=TEAM[c["team"]], stroke="#000",
+                                  rx=3, title=f"{c['title']} ({c['team']}) "
+                                  f"{c['health']}/{c['max_health']}"))
+            parts.append(svg.text(cx, y + 1, f"{key[:5]} {c['health']}", size=8,
+                                  anchor="middle",
+                                  fill="#000" if c["team"] == "White" else "#fff"))
+    width, height = hexmap.size()
+    w = 80 + width * R * 3 // 2
+    h = 80 + int((height + 0.5) * R * math.sqrt(3))
+    status = (f"Round {view['round']} of {view['rounds']}, Team {view['active']} to move"
+              if not view["over"] else f"Over: {view['summary']}")
+    parts.append(svg.text(10, h - 10, status, size=12))
+    return svg.document(w, h, parts, "Duel of Ages skirmish map")

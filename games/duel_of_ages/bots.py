@@ -1,0 +1,63 @@
+"""Random legal orders (for the conformance suite and demo bots) and the default orders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import hexmap
+from .rules.combat import ranged_block
+from .state import State, chars, on_map, other, ranged_card
+
+
+def _targets(state: State, key: str) -> list[str]:
+    return [e for e in on_map(state, other(state["chars"][key]["team"]))
+            if ranged_block(state, key, state["chars"][e]["space"]) is None]
+
+
+def random_lines(state: State, seat: str, pick: Any) -> list[str]:
+    lines: list[str] = []
+    mine = on_map(state, seat)
+    enemies = on_map(state, other(seat))
+    spaces = [s for s in hexmap.terrain() if hexmap.enterable(s)]
+    if seat == state["active"]:
+        for key in mine:
+            action = pick(["fire", "move", "move", "move", "none"])
+            targets = _targets(state, key)
+            if action == "fire" and targets:
+                lines.append(f"FIRE {key} AT {pick(targets)}" if pick([0, 1]) else f"FIRE {key}")
+            elif action == "move":
+                near = [state["chars"][e]["space"] for e in enemies] * 3
+                goal = pick(near + spaces[:: max(1, len(spaces) // 8)])
+                here = state["chars"][key]["space"]
+                if goal != here and hexmap.cheapest_path(here, goal) is not None:
+                    lines.append(f"MOVE {key} TO {goal}")
+        reserve = chars(state, seat, "reserve")
+        if reserve and pick([0, 1]):
+            lines.append(f"REINFORCE {pick(reserve)}")
+    else:
+        for key in mine:
+            form = pick(["plain", "at", "los", "space", "none", "standing"])
+            if form == "plain":
+                lines.append(f"FIRE {key}")
+            elif form == "at" and enemies:
+                lines.append(f"IF {(e := pick(enemies))} MOVES THEN FIRE {key} AT {e}")
+            elif form == "los":
+                lines.append(f"IF ENEMY ENTERS LOS THEN OPFIRE {key} ELSE HOLD {key}")
+            elif form == "space":
+                lines.append(f"IF ENEMY ENTERS {pick(spaces)} THEN FIRE {key}")
+            elif form == "standing":
+                lines.append(f"STANDING OPFIRE {key}")
+        if state["standing"][seat] and pick([0, 0, 1]):
+            lines.append("CANCEL STANDING")
+    for key in mine:
+        if pick([0, 0, 1]):
+            lines.append(pick([f"HOLD {key}", f"MELEE {key} WITH NATURAL"]))
+    if pick(range(400)) == 0:
+        lines.append("SURRENDER")
+    return lines
+
+
+def default_lines(state: State, seat: str) -> list[str]:
+    """Missed deadline: every armed character fires at will (on its own turn at the best
+    target, on the enemy's at movers); nobody moves except out of a dome; melee as usual."""
+    return [f"FIRE {key}" for key in on_map(state, seat) if ranged_card(state, key)]

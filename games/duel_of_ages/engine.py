@@ -1,0 +1,113 @@
+"""Duel of Ages: Worldspanner, a skirmish core: two teams, phased turns, opportunity fire.
+
+One service turn is one team's turn. The moving team orders fire, movement, melee and
+reinforcements; the waiting team, at the same time, orders its opportunity fire (plain,
+conditional or standing) and its melee, which the engine applies after the movement.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from games.core.canonical import clone
+from games.core.engine import Engine, Option, Pick, State
+from games.core.rng import RngBase
+from games.core.types import Decision, Event, Orders
+
+from . import board as board_svg
+from . import bots
+from . import report as report_mod
+from . import view as view_mod
+from .orders import parse
+from .rules import turn
+from .state import SEATS, chars, invariants, on_map, other
+
+
+class DuelOfAgesEngine(Engine):
+    name: ClassVar[str] = "duel_of_ages"
+    title: ClassVar[str] = "Duel of Ages: Worldspanner (skirmish)"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+    hidden_information: ClassVar[bool] = True
+    conformance_examples: ClassVar[int] = 60
+    options: ClassVar[dict[str, Option]] = {
+        "team_size": Option(4, min=3, max=5, help="characters per team"),
+        "rounds": Option(10, min=6, max=20, help="rounds before the count of survivors"),
+    }
+
+    def seat_names(self, count: int) -> list[str]:
+        return list(SEATS[:count])
+
+    def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
+              ) -> tuple[State, list[Event]]:
+        return turn.setup(seats, self.validate_options(options), rng)
+
+    def decision(self, state: State) -> Decision | None:
+        if state["over"]:
+            return None
+        active = state["active"]
+        prompts = {active: self._prompt(state, active, True)}
+        if on_map(state, other(active)):
+            prompts[other(active)] = self._prompt(state, other(active), False)
+        return Decision(f"round {state['round']}: Team {active} moves", prompts)
+
+    def _prompt(self, state: State, seat: str, moving: bool) -> dict[str, Any]:
+        mine = on_map(state, seat)
+        first = (mine or chars(state, seat))[0]
+        if moving:
+            choices = [f"FIRE {k}" for k in mine] + [f"MOVE {k} TO <space>" for k in mine] + [
+                f"REINFORCE {k}" for k in chars(state, seat, "reserve")]
+            return {"title": f"Team {seat}: fire, move, melee, reinforce",
+                    "help": "Characters who fire do not move. Two reserve characters enter "
+                            "each turn; REINFORCE picks which.",
+                    "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
+                    "example": f"MOVE {first} TO F5\nREINFORCE {first}"}
+        return {"title": f"Team {seat}: opportunity fire and melee",
+                "help": "Your characters may shoot at enemies who move this turn.",
+                "choices": [f"FIRE {k}" for k in mine] + [f"HOLD {k}" for k in mine],
+                "example": f"IF ENEMY ENTERS LOS THEN FIRE {first}\nSTANDING OPFIRE {first}"}
+
+    def parse_orders(self, state: State, seat: str, text: str) -> Orders:
+        return parse(state, seat, text)
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        return parse(state, seat, "\n".join(bots.default_lines(state, seat)), default=True)
+
+    def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
+                ) -> tuple[State, list[Event]]:
+        s = clone(state)
+        decision = self.decision(s)
+        owed = decision.seats if decision else []
+        got: dict[str, Orders] = {}
+        events: list[Event] = []
+        for seat in owed:
+            got[seat] = orders.get(seat) or self.default_orders(s, seat)
+            if got[seat].default:
+                events.append(Event("defaulted", {"seat": seat}))
+        events += turn.play_turn(s, got, rng)
+        return s, events
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view_mod.view(state, seat)
+
+    def report(self, events: list[Event], viewer: str | None) -> str:
+        return report_mod.report(events, viewer)
+
+    def invariants(self, state: State) -> list[str]:
+        return invariants(state)
+
+    def board(self, view: dict[str, Any]) -> str | None:
+        return board_svg.board(view)
+
+    def result(self, state: State) -> dict[str, Any]:
+        winners = [state["winner"]] if state["winner"] else []
+        return {"winners": winners, "summary": state["summary"]}
+
+    def random_orders(self, state: State, seat: str, pick: Pick) -> str:
+        return "\n".join(bots.random_lines(state, seat, pick))
+
+    def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
+        return view_mod.perturb(state, seat, pick)
+
+
+ENGINE = DuelOfAgesEngine()

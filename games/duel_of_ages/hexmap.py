@@ -1,0 +1,182 @@
+"""The hex map: space names, neighbours, distance, move costs, paths and line of sight.
+
+Spaces are named column letter + row number ("C4"); odd columns (A, C, ...) sit half a
+space higher than even ones. Geometry goes through cube coordinates.
+"""
+
+from __future__ import annotations
+
+import heapq
+from functools import cache
+
+from .catalog import map_data
+
+CODES = {".": "clear", "W": "woods", "B": "building", "S": "swamp", "R": "rough",
+         "~": "water", "D": "deep water", "F": "fire", "X": "obstacle", "T": "tower"}
+MOVE_COST = {"clear": 1, "tower": 1, "woods": 2, "water": 2, "rough": 2, "swamp": 3,
+             "building": 3}
+"""Terrain missing here (dome, deep water, fire, obstacle) cannot be entered by moving."""
+BLOCKS_PAST = {"building", "obstacle", "dome", "tower"}
+"""Terrain nobody sees past; of these only a building can be seen into and out of."""
+SEALED = {"dome", "tower"}
+HINDERS = {"woods", "swamp", "fire"}
+
+
+@cache
+def terrain() -> dict[str, str]:
+    rows = map_data()["rows"]
+    out: dict[str, str] = {}
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row.split()):
+            out[f"{chr(65 + c)}{r + 1}"] = "dome" if code.isdigit() else CODES[code]
+    return out
+
+
+@cache
+def domes() -> dict[str, int]:
+    """Dome space -> its number."""
+    out: dict[str, int] = {}
+    for r, row in enumerate(map_data()["rows"]):
+        for c, code in enumerate(row.split()):
+            if code.isdigit():
+                out[f"{chr(65 + c)}{r + 1}"] = int(code)
+    return out
+
+
+def towers() -> dict[str, str]:
+    return dict(map_data()["towers"])
+
+
+def size() -> tuple[int, int]:
+    rows = map_data()["rows"]
+    return len(rows[0].split()), len(rows)
+
+
+def col_row(space: str) -> tuple[int, int]:
+    return ord(space[0]) - 65, int(space[1:]) - 1
+
+
+def cube(space: str) -> tuple[int, int, int]:
+    col, row = col_row(space)
+    x = col
+    z = row - (col + (col & 1)) // 2
+    return x, -x - z, z
+
+
+def from_cube(x: int, z: int) -> str | None:
+    col = x
+    row = z + (col + (col & 1)) // 2
+    name = f"{chr(65 + col)}{row + 1}" if 0 <= col < 26 else ""
+    return name if name in terrain() else None
+
+
+def distance(a: str, b: str) -> int:
+    ax, ay, az = cube(a)
+    bx, by, bz = cube(b)
+    return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+
+
+@cache
+def neighbours(space: str) -> tuple[str, ...]:
+    x, _, z = cube(space)
+    out = []
+    for dx, dz in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+        n = from_cube(x + dx, z + dz)
+        if n:
+            out.append(n)
+    return tuple(sorted(out, key=col_row))
+
+
+def enterable(space: str) -> bool:
+    return terrain()[space] in MOVE_COST
+
+
+def cost(space: str) -> int:
+    return MOVE_COST[terrain()[space]]
+
+
+def _round(x: float, y: float, z: float) -> tuple[int, int]:
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return rx, rz
+
+
+def _line(a: str, b: str, nudge: float) -> list[str]:
+    ax, ay, az = cube(a)
+    bx, by, bz = cube(b)
+    n = distance(a, b)
+    out = []
+    for i in range(n + 1):
+        t = i / n if n else 0.0
+        x = ax + (bx - ax) * t + nudge
+        y = ay + (by - ay) * t + nudge * 2
+        z = az + (bz - az) * t - nudge * 3
+        name = from_cube(*_round(x, y, z))
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+@cache
+def touched(a: str, b: str) -> tuple[str, ...]:
+    """Every space the line from a to b touches, endpoints included.
+
+    The line is traced twice, nudged to either side, so a line running along an edge
+    touches the spaces on both sides of it (terrain on either side then counts).
+    """
+    seen: list[str] = []
+    for nudge in (1e-6, -1e-6):
+        for s in _line(a, b, nudge):
+            if s not in seen:
+                seen.append(s)
+    return tuple(seen)
+
+
+@cache
+def sees(a: str, b: str) -> bool:
+    """Line of sight between two spaces: symmetric by construction."""
+    if a == b:
+        return terrain()[a] not in SEALED
+    if terrain()[a] in SEALED or terrain()[b] in SEALED:
+        return False
+    return not any(terrain()[s] in BLOCKS_PAST for s in touched(a, b) if s not in (a, b))
+
+
+def hindrance(a: str, b: str) -> int:
+    """Hit penalty from terrain between firer at a and target at b (a not counted)."""
+    t = terrain()
+    penalty = sum(1 for s in touched(a, b) if s != a and t[s] in HINDERS)
+    if t[b] == "building":
+        penalty += 2
+    elif t[b] == "rough":
+        penalty += 1
+    return penalty
+
+
+def cheapest_path(start: str, goal: str) -> list[str] | None:
+    """The cheapest path by move cost (spaces after start), ties broken by space order."""
+    if start == goal:
+        return []
+    best = {start: 0}
+    queue: list[tuple[int, tuple[int, int], str, tuple[str, ...]]] = [
+        (0, col_row(start), start, ())]
+    while queue:
+        spent, _, here, path = heapq.heappop(queue)
+        if here == goal:
+            return list(path)
+        if spent > best.get(here, 1 << 30):
+            continue
+        for n in neighbours(here):
+            if not enterable(n) and n != goal:
+                continue
+            if not enterable(n):
+                continue
+            total = spent + cost(n)
+            if total < best.get(n, 1 << 30):
+                best[n] = total
+                heapq.heappush(queue, (total, col_row(n), n, (*path, n)))
+    return None

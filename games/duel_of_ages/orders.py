@@ -1,0 +1,188 @@
+"""The order language: MOVE, FIRE/OPFIRE, MELEE, HOLD, REINFORCE, SURRENDER, plus the
+shared IF/THEN/ELSE and STANDING forms. See README.md for examples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.orders import Grammar, OrderSyntax, expect_word, order_lines, suggest
+from games.core.types import OrderError, Orders, OrdersInvalid
+
+from . import catalog, hexmap
+from .state import State, chars
+
+Ctx = tuple[State, str]
+
+
+def _own(tokens: list[str], ctx: Ctx, what: str = "character") -> str:
+    state, seat = ctx
+    if not tokens:
+        raise OrderSyntax(f"name the {what}", "e.g. " + ", ".join(chars(state, seat)))
+    mine = [k for k in chars(state, seat) if state["chars"][k]["status"] != "dead"]
+    key = tokens[0].upper()
+    if key in mine:
+        return key
+    if key in state["chars"]:
+        why = "is not on your team" if state["chars"][key]["team"] != seat else "is dead"
+        raise OrderSyntax(f"{key} {why}", "your characters: " + ", ".join(mine))
+    raise OrderSyntax(f"unknown character {tokens[0]!r}", suggest(tokens[0], mine or ["?"]))
+
+
+def _enemy(token: str, ctx: Ctx) -> str:
+    state, seat = ctx
+    theirs = [k for k, c in state["chars"].items() if c["team"] != seat]
+    key = token.upper()
+    if key in theirs:
+        return key
+    raise OrderSyntax(f"{token!r} is not an enemy character", suggest(token, theirs))
+
+
+def _space(token: str) -> str:
+    name = token.upper()
+    if name not in hexmap.terrain():
+        raise OrderSyntax(f"there is no space {token!r}", "spaces run A1 to K9")
+    return name
+
+
+def _options(tokens: list[str], allowed: set[str]) -> dict[str, str]:
+    """Pairs like AT <x> IN <y>, each keyword at most once."""
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(tokens):
+        word = tokens[i].upper()
+        if word not in allowed:
+            raise OrderSyntax(f"unexpected {tokens[i]!r}", suggest(tokens[i], allowed))
+        if i + 1 >= len(tokens):
+            raise OrderSyntax(f"{word} needs a value after it")
+        if word in out:
+            raise OrderSyntax(f"{word} given twice")
+        out[word] = tokens[i + 1]
+        i += 2
+    return out
+
+
+def _move(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    if len(tokens) < 3 or tokens[1].upper() != "TO":
+        raise OrderSyntax("a move reads MOVE <character> TO <space> [<space> ...]",
+                          f"e.g. MOVE {key} TO C4")
+    path = [_space(t) for t in tokens[2:]]
+    for space in path:
+        if not hexmap.enterable(space):
+            raise OrderSyntax(f"{space} is {hexmap.terrain()[space]}, which nobody can enter",
+                              "pick a space of clear, woods, rough, water, swamp, building "
+                              "or tower")
+    state = ctx[0]
+    here = state["chars"][key]["space"]
+    if here is not None:
+        for space in path:
+            if hexmap.cheapest_path(here, space) is None:
+                raise OrderSyntax(f"{space} cannot be reached from {here}")
+            here = space
+    return {"op": "move", "char": key, "to": path}
+
+
+def _fire(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    opts = _options(tokens[1:], {"AT", "IN"})
+    order: dict[str, Any] = {"op": "fire", "char": key}
+    if "AT" in opts:
+        order["at"] = _enemy(opts["AT"], ctx)
+    if "IN" in opts:
+        order["in"] = _space(opts["IN"])
+    return order
+
+
+def _melee(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    opts = _options(tokens[1:], {"AT", "WITH"})
+    order: dict[str, Any] = {"op": "melee", "char": key}
+    if "AT" in opts:
+        order["at"] = _enemy(opts["AT"], ctx)
+    if "WITH" in opts:
+        order["with"] = expect_word(opts["WITH"],
+                                    ["NATURAL"] + [k for k, c in catalog.equipment().items()
+                                                   if c["kind"] == "melee"], "melee weapon")
+    return order
+
+
+def _hold(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if len(tokens) != 1:
+        raise OrderSyntax("HOLD takes one character", "e.g. HOLD " + tokens[0] if tokens else "")
+    return {"op": "hold", "char": _own(tokens, ctx)}
+
+
+def _reinforce(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    if len(tokens) != 1:
+        raise OrderSyntax("REINFORCE takes one character")
+    return {"op": "reinforce", "char": key}
+
+
+def _surrender(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    if tokens:
+        raise OrderSyntax("SURRENDER takes nothing after it")
+    return {"op": "surrender"}
+
+
+def _condition(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    words = [t.upper() for t in tokens]
+    hint = "write ENEMY ENTERS LOS, ENEMY ENTERS <space>, <enemy> MOVES or <enemy> ENTERS <space>"
+    if len(words) == 2 and words[1] == "MOVES":
+        who = _enemy(words[0], ctx)
+        return {"test": "moves", "who": who, "text": f"{who} MOVES"}
+    if len(words) == 3 and words[1] == "ENTERS":
+        who = "ENEMY" if words[0] == "ENEMY" else _enemy(words[0], ctx)
+        where = "LOS" if words[2] == "LOS" else _space(words[2])
+        return {"test": "enters", "who": who, "where": where, "text": f"{who} ENTERS {where}"}
+    raise OrderSyntax(f"cannot read condition {' '.join(tokens)!r}", hint)
+
+
+def render(order: dict[str, Any]) -> str:
+    op = order["op"]
+    if op == "move":
+        return f"MOVE {order['char']} TO " + " ".join(order["to"])
+    if op == "surrender":
+        return "SURRENDER"
+    text = f"{op.upper()} {order['char']}"
+    for word in ("at", "in", "with"):
+        if word in order:
+            text += f" {word.upper()} {order[word]}"
+    return text
+
+
+GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _melee,
+                   "HOLD": _hold, "REINFORCE": _reinforce, "SURRENDER": _surrender},
+                  condition=_condition, render=render)
+
+ACTIVE_ONLY = {"move", "reinforce"}
+
+
+def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:
+    """Every line parsed; a waiting team's plain MOVE/REINFORCE is refused."""
+    items: list[dict[str, Any]] = []
+    errors: list[OrderError] = []
+    for line in order_lines(text):
+        try:
+            item = GRAMMAR.parse_line(line.text, (state, seat))
+        except OrderSyntax as exc:
+            errors.append(OrderError(line.number, exc.message, exc.hint))
+            continue
+        order = item.get("order")
+        if order and not item.get("standing") and order["op"] in ACTIVE_ONLY \
+                and seat != state["active"]:
+            errors.append(OrderError(line.number, f"it is not {seat}'s turn to "
+                                     f"{order['op']}", "write it as STANDING to keep it "
+                                     "for your own turn"))
+            continue
+        if "if" in item and any(o and o["op"] in ACTIVE_ONLY | {"surrender"}
+                                for o in (item["then"], item.get("else"))):
+            errors.append(OrderError(line.number, "only FIRE, MELEE and HOLD can be "
+                                     "conditional", "e.g. IF ENEMY ENTERS LOS THEN FIRE "
+                                     + (chars(state, seat) or ["X"])[0]))
+            continue
+        items.append(item)
+    lines = [GRAMMAR.render(i) for i in items]
+    if errors:
+        raise OrdersInvalid(errors, lines)
+    return Orders(seat, items, "\n".join(lines), default)

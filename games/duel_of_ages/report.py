@@ -1,0 +1,75 @@
+"""Turn reports in the project's own words, built only from the events a reader may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.types import Event
+
+from . import catalog
+
+
+def _card(key: str | None) -> str:
+    return "bare hands" if key is None else catalog.card(key)["title"]
+
+
+def _roll(r: dict[str, Any]) -> str:
+    return f"{r['number']} to squeak, rolled {r['roll']} ({r['dice'][0]}+{r['dice'][1]}): {r['level']}"
+
+
+def line(event: Event) -> str | None:
+    d = event.data
+    kind = event.kind
+    if kind == "turn":
+        return f"\n### Round {d['round']}: Team {d['team']} moves\n"
+    if kind == "team":
+        return f"- Team {d['team']} takes the field with: {', '.join(d['chars'])}."
+    if kind == "dealt_card":
+        return f"- (secret) {d['char']} carries the {_card(d['card'])}."
+    if kind == "reveal":
+        return f"- {d['char']} shows the {_card(d['card'])}."
+    if kind == "no_shot":
+        return f"- {d['char']} holds fire: {d['why']}."
+    if kind == "random_target":
+        rolls = ", ".join(f"{k} {v}" for k, v in sorted(d["rolls"].items()))
+        return f"- The crowd in {d['space']} rolls to see who is hit ({rolls}): {d['target']}."
+    if kind == "move":
+        path = " ".join(d["path"])
+        stop = f" (stopped: {d['stop']})" if d["stop"] else ""
+        return f"- {d['char']} moves from {d['from']} via {path}{stop}."
+    if kind == "no_move":
+        return f"- {d['char']} stays put: {d['why']}."
+    if kind == "attack":
+        what = {"fire": "shoots", "opfire": "snaps off a shot", "melee": "strikes"}[d["phase"]]
+        text = (f"- {d['char']} {what} at {d['target']} in {d['space']} with the "
+                f"{_card(d['weapon'])}: hit roll {_roll(d['hit'])}")
+        if "wound" in d:
+            text += (f"; damage roll {_roll(d['wound'])}, {d['damage']} damage, "
+                     f"{d['target']} has {d['health']} health left")
+        else:
+            text += ", a miss"
+        return text + "."
+    if kind == "eliminated":
+        return f"- **{d['char']} is eliminated** in {d['space'] or 'a tower'}."
+    if kind == "card_lost":
+        return f"- {d['char']} loses the {_card(d['card'])} ({d['why']})."
+    if kind == "cards_lost_all":
+        return f"- {d['char']} loses every card carried."
+    if kind == "placed":
+        how = {"reinforcement": "enters the field", "dismissed": "is dismissed",
+               "banished": "is banished"}[d["how"]]
+        return f"- {d['char']} {how}: Team {d['roller']} rolls {d['die']}, dome {d['space']}."
+    if kind == "tower":
+        return (f"- {d['char']} challenges the {d['tower']} tower with {d['rating']}: "
+                f"{_roll(d)}; damage {d['damage']}, healed {d['heal']}, then {d['then']}.")
+    if kind == "defaulted":
+        return f"- Team {d['seat']} sent no orders; standard orders were used."
+    if kind == "game_over":
+        who = f"Team {d['winner']} wins" if d["winner"] else "The game is drawn"
+        return f"\n**{who}** ({d['summary']})."
+    return None
+
+
+def report(events: list[Event], viewer: str | None) -> str:
+    lines = [text for e in events if e.visible_to(viewer) and (text := line(e))]
+    return "\n".join(lines).strip() + "\n" if lines else "Nothing happened.\n"

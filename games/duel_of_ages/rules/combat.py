@@ -1,0 +1,141 @@
+"""Hit and damage rolls shared by the Fire, Opportunity Fire and Melee phases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from .. import catalog, challenge, hexmap
+from ..state import State, at, ranged_card
+
+Events = list[Event]
+
+
+def weapon_stats(char: str, weapon: str | None) -> dict[str, Any]:
+    """A card's figures, or the character's natural melee attack when weapon is None."""
+    if weapon is None:
+        c = catalog.character(char)
+        return {"title": "bare hands", "kind": "melee", "penetration": c["penetration"],
+                "damage": c["damage"], "uses": "P"}
+    return catalog.card(weapon)
+
+
+def hit_number(state: State, firer: str, target: str, weapon: str | None,
+               from_space: str | None = None, to_space: str | None = None) -> int:
+    """The Hit challenge number: ranged uses the card's skill vs Stealth less terrain;
+    melee uses Melee vs React with no terrain."""
+    stats = weapon_stats(firer, weapon)
+    me, them = catalog.character(firer), catalog.character(target)
+    if stats["kind"] == "melee":
+        return challenge.challenge_number(me["melee"], them["react"])
+    a = from_space or state["chars"][firer]["space"]
+    b = to_space or state["chars"][target]["space"]
+    return challenge.challenge_number(me[stats["skill"]], them["stealth"],
+                                      -hexmap.hindrance(a, b))
+
+
+def ranged_block(state: State, firer: str, space: str) -> str | None:
+    """Why `firer` cannot shoot into `space` with his ranged weapon now (None: he can)."""
+    weapon = ranged_card(state, firer)
+    if weapon is None:
+        return "has no usable ranged weapon"
+    here = state["chars"][firer]["space"]
+    if space == here:
+        return "cannot shoot into his own space"
+    if not hexmap.sees(here, space):
+        return f"has no line of sight to {space}"
+    if hexmap.distance(here, space) > catalog.card(weapon)["range"]:
+        return f"{space} is out of range"
+    return None
+
+
+def reveal(state: State, events: Events, char: str, weapon: str | None) -> None:
+    """A card is shown to all just before its first Hit roll."""
+    if weapon is None:
+        return
+    for entry in state["chars"][char]["cards"]:
+        if entry["card"] == weapon and not entry["revealed"]:
+            entry["revealed"] = True
+            events.append(Event("reveal", {"char": char, "card": weapon}))
+
+
+def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str,
+           target: str, weapon: str | None, from_space: str | None = None,
+           to_space: str | None = None) -> dict[str, Any]:
+    """Roll to hit and, on SQUEAK or better, roll for damage. Nothing is applied yet."""
+    reveal(state, events, attacker, weapon)
+    stats = weapon_stats(attacker, weapon)
+    number = hit_number(state, attacker, target, weapon, from_space, to_space)
+    hit = challenge.roll(rng, f"{phase}/hit/{attacker}", number)
+    record: dict[str, Any] = {"phase": phase, "char": attacker, "target": target,
+                              "weapon": weapon, "hit": hit, "damage": 0,
+                              "space": to_space or state["chars"][target]["space"]}
+    if challenge.succeeded(hit["level"]):
+        pen = challenge.challenge_number(stats["penetration"],
+                                         catalog.character(target)["armor"])
+        wound = challenge.roll(rng, f"{phase}/damage/{attacker}", pen)
+        record["wound"] = wound
+        record["damage"] = challenge.damage_for(wound["level"], stats["damage"])
+    return record
+
+
+def apply(state: State, events: Events, record: dict[str, Any]) -> None:
+    """Take the damage off, eliminate at 0, and lose the weapon on a 12 or a K-kill."""
+    target = state["chars"][record["target"]]
+    killed = False
+    if record["damage"] and target["status"] == "map":
+        target["health"] = max(0, target["health"] - record["damage"])
+        killed = target["health"] == 0
+    record = {**record, "health": target["health"], "killed": killed}
+    events.append(Event("attack", record))
+    if killed:
+        eliminate(state, events, record["target"])
+    weapon = record["weapon"]
+    if weapon is not None:
+        if record["hit"]["roll"] == 12:
+            lose_card(state, events, record["char"], weapon, "broke")
+        elif killed and catalog.card(weapon)["uses"] == "K":
+            lose_card(state, events, record["char"], weapon, "spent on a kill")
+
+
+def eliminate(state: State, events: Events, char: str) -> None:
+    c = state["chars"][char]
+    space = c["space"]
+    c["status"], c["space"], c["health"] = "dead", None, 0
+    # The dead leave their cards behind; picking them up is not implemented, so they
+    # go to the discard pile, face up.
+    for entry in c["cards"]:
+        state["discard"].append(entry["card"])
+    dropped = [e["card"] for e in c["cards"]]
+    c["cards"] = []
+    events.append(Event("eliminated", {"char": char, "space": space, "cards": dropped}))
+
+
+def lose_card(state: State, events: Events, char: str, card: str, why: str) -> None:
+    cards = state["chars"][char]["cards"]
+    for entry in list(cards):
+        if entry["card"] == card:
+            cards.remove(entry)
+            state["discard"].append(card)
+            events.append(Event("card_lost", {"char": char, "card": card, "why": why}))
+            return
+
+
+def random_target(state: State, rng: RngBase, events: Events, firer: str, intended: str
+                  ) -> str:
+    """A single-target shot into a crowded space hits whoever rolls lowest."""
+    space = state["chars"][intended]["space"]
+    crowd = at(state, space)
+    if len(crowd) == 1:
+        return intended
+    rolls = {k: rng.die(f"fire/random-target/{k}", 6) for k in crowd}
+    low = min(rolls.values())
+    tied = [k for k in crowd if rolls[k] == low]
+    mine = state["chars"][firer]["team"]
+    enemies = [k for k in tied if state["chars"][k]["team"] != mine]
+    chosen = intended if intended in tied else (enemies or tied)[0]
+    events.append(Event("random_target", {"char": firer, "space": space, "rolls": rolls,
+                                          "target": chosen}))
+    return chosen

@@ -1,0 +1,91 @@
+"""Domes: dismissal and banishment rolls, reinforcements, and the two towers' adventures."""
+
+from __future__ import annotations
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from .. import catalog, challenge, hexmap
+from ..state import State, at, chars, other
+from .combat import Events, eliminate
+
+
+def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: str) -> None:
+    """Roll a die and put `char` in an empty dome of that number, else the next number up
+    (6 wraps to 1); when every dome is taken, in a dome holding an ally."""
+    team = state["chars"][char]["team"]
+    roller = team if how != "banished" else other(team)
+    die = rng.die(f"{how}/{char}", 6)
+    by_number = sorted(hexmap.domes().items(), key=lambda kv: (kv[1], hexmap.col_row(kv[0])))
+    order = [(die - 1 + i) % 6 + 1 for i in range(6)]
+    c = state["chars"][char]
+    c["space"] = None
+    chosen = None
+    for number in order:
+        empty = [s for s, n in by_number if n == number and not at(state, s)]
+        if empty:
+            chosen = empty[0]
+            break
+    if chosen is None:
+        for number in order:
+            shared = [s for s, n in by_number if n == number
+                      and all(state["chars"][k]["team"] == team for k in at(state, s))]
+            if shared:
+                chosen = shared[0]
+                break
+    c["space"] = chosen or by_number[0][0]
+    c["status"] = "map"
+    events.append(Event("placed", {"char": char, "how": how, "die": die, "roller": roller,
+                                   "space": c["space"]}))
+
+
+def reinforce(state: State, rng: RngBase, events: Events, team: str, wanted: list[str]
+              ) -> None:
+    """Two characters from the reserve each Reinforcement phase: the named ones first."""
+    reserve = chars(state, team, "reserve")
+    picks = [k for k in wanted if k in reserve]
+    picks = list(dict.fromkeys(picks + reserve))[:2]
+    for key in picks:
+        place_in_dome(state, rng, events, key, "reinforcement")
+
+
+TOWERS = {
+    # level -> (damage, heal, lose cards, then: dismissed | banished | killed)
+    "desperation": {"FOPP": (0, 0, False, "killed"), "FAIL": (2, 0, False, "banished"),
+                    "SQUEAK": (1, 0, False, "banished"), "PASS": (0, 0, False, "banished"),
+                    "AMAZE": (0, 0, False, "dismissed")},
+    "vortex": {"FOPP": (1, 0, True, "banished"), "FAIL": (0, 0, False, "banished"),
+               "SQUEAK": (0, 1, False, "banished"), "PASS": (0, 2, False, "banished"),
+               "AMAZE": (0, 4, False, "banished")},
+}
+
+
+def adventure(state: State, rng: RngBase, events: Events, team: str) -> None:
+    """Each character of the team standing in a tower must challenge it."""
+    for space, kind in sorted(hexmap.towers().items()):
+        for key in at(state, space, team):
+            me = catalog.character(key)
+            if kind == "desperation":
+                number = challenge.challenge_number(me["wits"], "green")
+                rating = "wits"
+            else:
+                rating = max(("strength", "wits"),
+                             key=lambda r: catalog.colour_value(me[r]))
+                number = challenge.challenge_number(me[rating], "yellow")
+            result = challenge.roll(rng, f"tower/{key}", number)
+            damage, heal, lose, then = TOWERS[kind][result["level"]]
+            c = state["chars"][key]
+            c["health"] = min(me["health"], c["health"] + heal)
+            c["health"] = max(0, c["health"] - damage)
+            events.append(Event("tower", {"char": key, "tower": kind, "rating": rating,
+                                          **result, "damage": damage, "heal": heal,
+                                          "then": then}))
+            if lose:
+                state["discard"] += [e["card"] for e in c["cards"]]
+                events.append(Event("cards_lost_all", {"char": key,
+                                                       "cards": [e["card"] for e in c["cards"]]}))
+                c["cards"] = []
+            if then == "killed" or c["health"] == 0:
+                eliminate(state, events, key)
+            else:
+                place_in_dome(state, rng, events, key, then)

@@ -1,0 +1,116 @@
+"""The Fire phase (the moving team shoots first) and the Opportunity Fire phase (the
+waiting team shoots at characters who spent move points)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from .. import catalog, hexmap
+from ..state import State, at, on_map, other, ranged_card
+from .combat import Events, apply, hit_number, random_target, ranged_block, strike
+
+
+def fire_phase(state: State, rng: RngBase, events: Events, team: str,
+               orders: list[dict[str, Any]]) -> set[str]:
+    """One shot per character with one weapon. Returns who fired (they may not move)."""
+    fired: set[str] = set()
+    for order in orders:
+        key = order["char"]
+        if key in fired or state["chars"][key]["status"] != "map":
+            continue
+        here = state["chars"][key]["space"]
+        if any(state["chars"][k]["team"] != team for k in at(state, here)):
+            events.append(Event("no_shot", {"char": key, "why": "an enemy shares his space"}))
+            continue
+        targets = [k for k in on_map(state, other(team))
+                   if (order.get("at") in (None, k))
+                   and order.get("in") in (None, state["chars"][k]["space"])]
+        legal = [k for k in targets if ranged_block(state, key, state["chars"][k]["space"]) is None]
+        if not legal:
+            why = "no enemy in sight and range"
+            if order.get("at") in targets:
+                why = ranged_block(state, key, state["chars"][order["at"]]["space"]) or why
+            elif ranged_card(state, key) is None:
+                why = "has no usable ranged weapon"
+            events.append(Event("no_shot", {"char": key, "why": why}))
+            continue
+        weapon = ranged_card(state, key)
+        intended = max(legal, key=lambda k: hit_number(state, key, k, weapon))
+        fired.add(key)
+        target = random_target(state, rng, events, key, intended)
+        apply(state, events, strike(state, rng, events, "fire", key, target, weapon))
+    return fired
+
+
+def condition_holds(state: State, cond: dict[str, Any], moved: dict[str, dict[str, Any]],
+                    shooter: str | None) -> bool:
+    """Conditions look at this turn's enemy movement (see README, Conditional orders)."""
+    if cond["test"] == "moves":
+        return cond["who"] in moved
+    who = [cond["who"]] if cond["who"] != "ENEMY" else list(moved)
+    for key in who:
+        for space in moved.get(key, {}).get("steps", []):
+            if cond["where"] == "LOS":
+                here = state["chars"][shooter]["space"] if shooter else None
+                if here and state["chars"][shooter]["status"] == "map" \
+                        and hexmap.sees(here, space):
+                    return True
+            elif space == cond["where"]:
+                return True
+    return False
+
+
+def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
+                 orders: list[dict[str, Any]], moved: dict[str, dict[str, Any]]) -> None:
+    """`team` is the waiting team. Each ordered character shoots up to his weapon's
+    OpFire rating, at most once per target and once per space, only at movers."""
+    done: set[str] = set()
+    for order in orders:
+        key = order["char"]
+        if key in done or state["chars"][key]["status"] != "map":
+            continue
+        done.add(key)
+        weapon = ranged_card(state, key)
+        if weapon is None or catalog.card(weapon)["opfire"] == 0:
+            events.append(Event("no_shot", {"char": key, "why": "no weapon fit for "
+                                            "opportunity fire"}))
+            continue
+        here = state["chars"][key]["space"]
+        squatters = [k for k in at(state, here) if state["chars"][k]["team"] != team
+                     and k not in moved]
+        if squatters:
+            events.append(Event("no_shot", {"char": key, "why": "an enemy stayed in his space"}))
+            continue
+        shot_targets: set[str] = set()
+        shot_spaces: set[str] = set()
+        shots = 0
+        while shots < catalog.card(weapon)["opfire"] and ranged_card(state, key) == weapon:
+            best = None
+            for mover, record in moved.items():
+                if state["chars"][mover]["status"] != "map" or mover in shot_targets:
+                    continue
+                if state["chars"][mover]["team"] == team or order.get("at") not in (None, mover):
+                    continue
+                for index, space in enumerate(record["steps"]):
+                    if space in shot_spaces or order.get("in") not in (None, space):
+                        continue
+                    if ranged_block(state, key, space) is not None:
+                        continue
+                    number = hit_number(state, key, mover, weapon, here, space)
+                    rank = (number, -index)
+                    if best is None or rank > best[0]:
+                        best = (rank, mover, space)
+            if best is None:
+                if shots == 0:
+                    events.append(Event("no_shot", {"char": key, "why": "no moving enemy "
+                                                    "in sight and range"}))
+                break
+            _, mover, space = best
+            shots += 1
+            shot_targets.add(mover)
+            shot_spaces.add(space)
+            apply(state, events, strike(state, rng, events, "opfire", key, mover, weapon,
+                                        here, space))

@@ -1,0 +1,42 @@
+"""The Melee phase: everyone sharing a space with an enemy may strike once; all blows
+land together, so a character killed in melee still makes his own attack."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+
+from ..state import State, at, melee_card, on_map
+from .combat import Events, apply, strike
+
+
+def melee_phase(state: State, rng: RngBase, events: Events, first: str,
+                orders: dict[str, list[dict[str, Any]]]) -> None:
+    """`first` is the moving team, whose attacks are rolled first."""
+    second = [s for s in orders if s != first][0]
+    fighters = [k for k in on_map(state) if any(
+        state["chars"][e]["team"] != state["chars"][k]["team"]
+        for e in at(state, state["chars"][k]["space"]))]
+    if not fighters:
+        return
+    records = []
+    for team in (first, second):
+        chosen: dict[str, dict[str, Any]] = {}
+        for order in orders[team]:
+            chosen.setdefault(order["char"], order)
+        for key in fighters:
+            if state["chars"][key]["team"] != team:
+                continue
+            order = chosen.get(key, {"op": "melee"})
+            if order["op"] == "hold":
+                continue
+            space = state["chars"][key]["space"]
+            enemies = [e for e in at(state, space) if state["chars"][e]["team"] != team]
+            target = order.get("at") if order.get("at") in enemies else enemies[0]
+            weapon = melee_card(state, key)
+            if order.get("with") == "NATURAL":
+                weapon = None
+            records.append(strike(state, rng, events, "melee", key, target, weapon))
+    for record in records:
+        apply(state, events, record)

@@ -1,0 +1,134 @@
+"""One team's turn, phase by phase, then the end-of-turn victory check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.orders import merge_standing
+from games.core.rng import RngBase
+from games.core.types import Event, Orders
+
+from .. import catalog
+from ..state import SEATS, State, alive, other
+from .combat import Events
+from .domes import adventure, reinforce
+from .fire import condition_holds, fire_phase, opfire_phase
+from .melee import melee_phase
+from .movement import move_phase
+
+
+def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[State, Events]:
+    """Deal each team its characters and each character one equipment card."""
+    size = options["team_size"]
+    roster = rng.shuffle("deal/characters", sorted(catalog.characters()))
+    deck = rng.shuffle("deal/equipment", sorted(catalog.equipment()))
+    state: State = {"active": SEATS[0], "round": 1, "rounds": options["rounds"],
+                    "chars": {}, "deck": [], "discard": [],
+                    "standing": {s: [] for s in SEATS}, "over": False, "winner": None,
+                    "summary": ""}
+    events: Events = []
+    for i, seat in enumerate(SEATS):
+        team = roster[i * size:(i + 1) * size]
+        for key in team:
+            card = deck.pop(0)
+            state["chars"][key] = {"team": seat, "status": "reserve", "space": None,
+                                   "health": catalog.character(key)["health"],
+                                   "cards": [{"card": card, "revealed": False}]}
+            events.append(Event("dealt_card", {"char": key, "card": card}, (seat,)))
+        events.append(Event("team", {"team": seat, "chars": team}))
+    state["deck"] = deck
+    return state, events
+
+
+def _items(state: State, seat: str, orders: Orders | None) -> list[dict[str, Any]]:
+    """This turn's items: new orders, then the standing ones (stored back in state)."""
+    kept, turn = merge_standing(state["standing"][seat], orders.items if orders else [])
+    state["standing"][seat] = kept
+    return turn
+
+
+def _plain(items: list[dict[str, Any]], ops: set[str]) -> list[dict[str, Any]]:
+    return [i["order"] for i in items if "order" in i and i["order"]["op"] in ops]
+
+
+def _conditional(state: State, items: list[dict[str, Any]], ops: set[str],
+                 moved: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Plain orders of the given kinds, and the THEN or ELSE of each conditional one.
+
+    A THEN order inherits its condition's space (IN) and enemy (AT) when it names none,
+    so `IF ENEMY ENTERS F5 THEN FIRE TAMSIN` shoots at F5."""
+    out = []
+    for item in items:
+        if "order" in item:
+            if item["order"]["op"] in ops:
+                out.append(item["order"])
+            continue
+        if "if" not in item:
+            continue
+        cond, then = item["if"], item["then"]
+        if condition_holds(state, cond, moved, then.get("char")):
+            order = dict(then)
+            if cond.get("where") not in (None, "LOS"):
+                order.setdefault("in", cond["where"])
+            if cond.get("who") not in (None, "ENEMY"):
+                order.setdefault("at", cond["who"])
+        else:
+            order = item.get("else")
+        if order is not None and order["op"] in ops:
+            out.append(order)
+    return out
+
+
+def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
+    team = state["active"]
+    waiting = other(team)
+    events: Events = [Event("turn", {"round": state["round"], "team": team})]
+    items = {seat: _items(state, seat, orders.get(seat)) for seat in SEATS}
+    for seat in SEATS:
+        if any(i.get("order", {}).get("op") == "surrender" for i in items[seat]):
+            finish(state, events, other(seat), f"{seat} surrendered")
+            return events
+    fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
+    moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired)
+    if moved:
+        opfire_phase(state, rng, events, waiting,
+                     _conditional(state, items[waiting], {"fire"}, moved), moved)
+    melee_phase(state, rng, events, team,
+                {seat: _conditional(state, items[seat], {"melee", "hold"}, moved)
+                 for seat in (team, waiting)})
+    adventure(state, rng, events, team)
+    reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])
+    check_end(state, events)
+    if not state["over"]:
+        if team == SEATS[1]:
+            state["round"] += 1
+        state["active"] = waiting
+    return events
+
+
+def check_end(state: State, events: Events) -> None:
+    """Elimination ends the game at once; after the last round the team with more
+    characters alive wins, a tie plays on (sudden death) for up to three more rounds."""
+    counts = {seat: len(alive(state, seat)) for seat in SEATS}
+    if not all(counts.values()):
+        standing = [s for s in SEATS if counts[s]]
+        if standing:
+            finish(state, events, standing[0], f"{other(standing[0])} has no one left")
+        else:
+            finish(state, events, None, "both teams are wiped out")
+        return
+    end_of_round = state["active"] == SEATS[1]
+    past = state["round"] > state["rounds"] or (end_of_round and state["round"] == state["rounds"])
+    if not past:
+        return
+    white, black = counts[SEATS[0]], counts[SEATS[1]]
+    if white != black:
+        winner = SEATS[0] if white > black else SEATS[1]
+        finish(state, events, winner, f"time: {white} to {black} characters alive")
+    elif end_of_round and state["round"] >= state["rounds"] + 3:
+        finish(state, events, None, f"time: still {white} to {black} after sudden death")
+
+
+def finish(state: State, events: Events, winner: str | None, summary: str) -> None:
+    state["over"], state["winner"], state["summary"] = True, winner, summary
+    events.append(Event("game_over", {"winner": winner, "summary": summary}))

@@ -1,0 +1,83 @@
+"""The game state (a plain JSON dict) and the small questions asked of it everywhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import catalog, hexmap
+
+SEATS = ("White", "Black")
+State = dict[str, Any]
+
+
+def other(seat: str) -> str:
+    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+
+
+def chars(state: State, team: str | None = None, status: str | None = None) -> list[str]:
+    """Character keys in roster order (as dealt), filtered by team and status."""
+    return [k for k, c in state["chars"].items()
+            if (team is None or c["team"] == team) and (status is None or c["status"] == status)]
+
+
+def alive(state: State, team: str) -> list[str]:
+    return [k for k in chars(state, team) if state["chars"][k]["status"] != "dead"]
+
+
+def on_map(state: State, team: str | None = None) -> list[str]:
+    return chars(state, team, "map")
+
+
+def at(state: State, space: str, team: str | None = None) -> list[str]:
+    return [k for k in on_map(state, team) if state["chars"][k]["space"] == space]
+
+
+def ranged_card(state: State, key: str) -> str | None:
+    """The ranged weapon a character fights with: the first one he can use."""
+    for entry in state["chars"][key]["cards"]:
+        card = catalog.card(entry["card"])
+        if card["kind"] == "ranged" and catalog.can_use(key, entry["card"]):
+            return entry["card"]
+    return None
+
+
+def melee_card(state: State, key: str) -> str | None:
+    for entry in state["chars"][key]["cards"]:
+        if catalog.card(entry["card"])["kind"] == "melee" and catalog.can_use(key, entry["card"]):
+            return entry["card"]
+    return None
+
+
+def invariants(state: State) -> list[str]:
+    problems: list[str] = []
+    terrain = hexmap.terrain()
+    seen_cards: list[str] = list(state["deck"]) + list(state["discard"])
+    for key, c in state["chars"].items():
+        if c["team"] not in SEATS:
+            problems.append(f"{key} has no team")
+        if c["status"] == "map":
+            if c["space"] not in terrain:
+                problems.append(f"{key} is on the map but not in a space")
+            elif terrain[c["space"]] not in hexmap.MOVE_COST and terrain[c["space"]] != "dome":
+                problems.append(f"{key} stands in {terrain[c['space']]}")
+            if not 0 < c["health"] <= catalog.character(key)["health"]:
+                problems.append(f"{key} is on the map with health {c['health']}")
+        elif c["space"] is not None:
+            problems.append(f"{key} is off the map but has a space")
+        if c["status"] == "dead" and c["health"] > 0:
+            problems.append(f"{key} is dead with health left")
+        if len(c["cards"]) > 4:
+            problems.append(f"{key} carries more than 4 cards")
+        seen_cards += [e["card"] for e in c["cards"]]
+    if sorted(seen_cards) != sorted(catalog.equipment()):
+        problems.append("equipment cards are missing or doubled")
+    for space, kind in hexmap.towers().items():
+        if len(at(state, space)) > 1:
+            problems.append(f"more than one character in the {kind} tower")
+    for space in hexmap.domes():
+        teams = {state["chars"][k]["team"] for k in at(state, space)}
+        if len(teams) > 1:
+            problems.append(f"enemies share the dome {space}")
+    if state["active"] not in SEATS:
+        problems.append("no active team")
+    return problems

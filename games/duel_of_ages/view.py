@@ -1,0 +1,70 @@
+"""What each reader may see, and the hidden parts the no-leak check may shuffle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.canonical import clone
+
+from . import catalog
+from .orders import GRAMMAR
+from .state import SEATS, State
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    """Everyone sees the map, positions, health and shown cards; a team also sees its own
+    unrevealed cards and standing orders; the GM ("*") also sees the deck order."""
+    chars = {}
+    for key, c in state["chars"].items():
+        own = seat == "*" or seat == c["team"]
+        entry: dict[str, Any] = {"team": c["team"], "title": catalog.character(key)["title"],
+                                 "status": c["status"], "space": c["space"],
+                                 "health": c["health"],
+                                 "max_health": catalog.character(key)["health"]}
+        if own:
+            entry["cards"] = [dict(e) for e in c["cards"]]
+        else:
+            entry["cards"] = [{"card": e["card"], "revealed": True}
+                              for e in c["cards"] if e["revealed"]]
+            entry["unrevealed"] = sum(1 for e in c["cards"] if not e["revealed"])
+        chars[key] = entry
+    out: dict[str, Any] = {"round": state["round"], "rounds": state["rounds"],
+                           "active": state["active"], "over": state["over"],
+                           "winner": state["winner"], "summary": state["summary"],
+                           "chars": chars, "deck_size": len(state["deck"]),
+                           "discard": list(state["discard"])}
+    for s in SEATS:
+        if seat in (s, "*"):
+            out.setdefault("standing", {})[s] = [GRAMMAR.render(i)
+                                                 for i in state["standing"][s]]
+    if seat == "*":
+        out["deck"] = list(state["deck"])
+    return out
+
+
+def perturb(state: State, seat: str | None, pick: Any) -> State | None:
+    """Swap a card the reader cannot see (an enemy's unrevealed card, or the deck order)
+    with another card from the deck; for a team, also rewrite the enemy's standing plans."""
+    s = clone(state)
+    hidden = [(k, i) for k, c in s["chars"].items() for i, e in enumerate(c["cards"])
+              if not e["revealed"] and c["team"] != seat]
+    choices = ["deck"] if len(s["deck"]) >= 2 else []
+    if hidden and s["deck"]:
+        choices.append("card")
+    if seat in SEATS:
+        choices.append("standing")
+    if not choices:
+        return None
+    what = pick(choices)
+    if what == "deck":
+        i = pick(range(1, len(s["deck"])))
+        s["deck"][0], s["deck"][i] = s["deck"][i], s["deck"][0]
+    elif what == "card":
+        key, i = pick(hidden)
+        j = pick(range(len(s["deck"])))
+        s["chars"][key]["cards"][i]["card"], s["deck"][j] = \
+            s["deck"][j], s["chars"][key]["cards"][i]["card"]
+    else:
+        enemy = SEATS[1] if seat == SEATS[0] else SEATS[0]
+        s["standing"][enemy] = s["standing"][enemy] + [{"order": {"op": "surrender"}}]
+    return s
