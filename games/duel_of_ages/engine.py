@@ -29,7 +29,7 @@ class DuelOfAgesEngine(Engine):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = True
-    conformance_examples: ClassVar[int] = 60
+    conformance_examples: ClassVar[int] = 200
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=5, help="characters per team"),
         "rounds": Option(10, min=6, max=20, help="rounds before the count of survivors"),

@@ -1,0 +1,51 @@
+"""Build Duel of Ages positions by hand and play one team turn into them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import ScriptedRng
+from games.duel_of_ages import catalog
+from games.duel_of_ages.engine import ENGINE
+from games.duel_of_ages.state import SEATS
+
+
+def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
+         rounds: int = 10, standing: dict[str, list] | None = None) -> dict[str, Any]:
+    """chars: KEY -> (team, space or "reserve"/"dead", [cards], health or None).
+
+    A card written "LONGBOW!" is already revealed."""
+    used: list[str] = []
+    state: dict[str, Any] = {"active": active, "round": round_, "rounds": rounds,
+                             "chars": {}, "deck": [], "discard": [],
+                             "standing": {s: [] for s in SEATS}, "over": False,
+                             "winner": None, "summary": ""}
+    for key, spec in chars.items():
+        team, where, cards = spec[0], spec[1], spec[2]
+        health = spec[3] if len(spec) > 3 and spec[3] is not None else \
+            catalog.character(key)["health"]
+        status = where if where in ("reserve", "dead") else "map"
+        state["chars"][key] = {
+            "team": team, "status": status, "space": where if status == "map" else None,
+            "health": 0 if status == "dead" else health,
+            "cards": [{"card": c.rstrip("!"), "revealed": c.endswith("!")} for c in cards]}
+        used += [c.rstrip("!") for c in cards]
+    state["deck"] = [c for c in sorted(catalog.equipment()) if c not in used]
+    if standing:
+        state["standing"].update(standing)
+    assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
+    return state
+
+
+def play(state: dict[str, Any], orders: dict[str, str], script: list[Any]):
+    """Resolve one team turn with scripted dice; every scripted value must be used."""
+    parsed = {seat: ENGINE.parse_orders(state, seat, text) for seat, text in orders.items()}
+    rng = ScriptedRng(script)
+    after, events = ENGINE.resolve(state, parsed, rng)
+    assert rng.remaining == 0, f"{rng.remaining} scripted dice unused"
+    assert ENGINE.invariants(after) == []
+    return after, events
+
+
+def kinds(events, kind: str) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.kind == kind]

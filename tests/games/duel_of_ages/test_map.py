@@ -1,0 +1,62 @@
+"""The map: terrain codes, move costs, line of sight and hit penalties from terrain."""
+
+import itertools
+
+import pytest
+
+from games.duel_of_ages import hexmap
+
+
+def test_map_has_six_numbered_domes_and_two_towers():
+    assert sorted(hexmap.domes().values()) == [1, 2, 3, 4, 5, 6]
+    assert all(hexmap.terrain()[s] == "tower" for s in hexmap.towers())
+
+
+@pytest.mark.parametrize("space, cost", [
+    ("B1", 1), ("D1", 2), ("F2", 2), ("J3", 2), ("B3", 3), ("H1", 3), ("E5", 1)])
+def test_move_costs(space, cost):
+    assert hexmap.cost(space) == cost
+
+
+@pytest.mark.parametrize("space", ["A1", "K4", "H6", "G4"])
+def test_stay_out_terrain(space):
+    assert not hexmap.enterable(space)
+
+
+@pytest.mark.parametrize("a, b, sees, why", [
+    ("C1", "C9", True, "woods and swamp do not block"),
+    ("D3", "D6", False, "a building between blocks"),
+    ("C4", "D4", True, "one can see into a building"),
+    ("D4", "C4", True, "and out of it"),
+    ("F4", "H4", False, "the fallen statue blocks"),
+    ("F5", "E5", False, "nobody sees into a tower"),
+    ("B5", "A5", False, "nor into a dome"),
+    ("F5", "F5", True, "one's own space"),
+])
+def test_line_of_sight(a, b, sees, why):
+    assert hexmap.sees(a, b) is sees, why
+
+
+def test_line_of_sight_is_symmetric():
+    spaces = sorted(hexmap.terrain())[::3]
+    for a, b in itertools.combinations(spaces, 2):
+        assert hexmap.sees(a, b) == hexmap.sees(b, a), (a, b)
+
+
+@pytest.mark.parametrize("a, b, penalty", [
+    ("C1", "C9", 4),    # C2 woods, C3 swamp, C7 woods, C8 woods
+    ("F3", "F2", 1),    # target in rough
+    ("E6", "E7", 0),    # water does not hinder
+    ("C5", "D4", 2),    # target in a building
+    ("C1", "C4", 2),    # attacker's own space never counts; C2 woods, C3 swamp
+])
+def test_hindrance(a, b, penalty):
+    assert hexmap.hindrance(a, b) == penalty
+
+
+def test_cheapest_path_counts_terrain():
+    # A3 to A6: the dome A5 cannot be entered; round it through A4 woods (2) beats
+    # B4 swamp (3), then B5, B6, A6 at 1 each.
+    path = hexmap.cheapest_path("A3", "A6")
+    assert path == ["A4", "B5", "B6", "A6"]
+    assert sum(hexmap.cost(s) for s in path) == 5
