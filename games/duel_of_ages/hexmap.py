@@ -171,9 +171,8 @@ def cheapest_path(start: str, goal: str) -> list[str] | None:
         if spent > best.get(here, 1 << 30):
             continue
         for n in neighbours(here):
-            if not enterable(n) and n != goal:
-                continue
-            if not enterable(n):
+            # a tower ends movement, so it can only be the goal of a route
+            if not enterable(n) or (terrain()[n] == "tower" and n != goal):
                 continue
             total = spent + cost(n)
             if total < best.get(n, 1 << 30):

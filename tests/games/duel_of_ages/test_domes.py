@@ -1,0 +1,59 @@
+"""Dismissal, banishment and reinforcement placement in the numbered domes; towers."""
+
+import pytest
+
+from .helpers import kinds, make, play
+
+
+@pytest.mark.parametrize("occupied, die, dome", [
+    ({}, 2, "K1"),
+    ({"KORVATH": ("Black", "K1", [])}, 2, "A5"),            # 2 taken: next number up
+    ({"KORVATH": ("Black", "K9", [])}, 6, "A1"),            # 6 taken: wraps to 1
+])
+def test_reinforcement_placement(occupied, die, dome):
+    state = make({"DEX": ("White", "reserve", []), **occupied})
+    after, events = play(state, {"White": "REINFORCE DEX"}, [("reinforcement/DEX", die)])
+    assert after["chars"]["DEX"]["space"] == dome
+
+
+def test_two_reinforcements_named_first():
+    state = make({"DEX": ("White", "reserve", []), "INES": ("White", "reserve", []),
+                  "OBED": ("White", "reserve", [])})
+    after, events = play(state, {"White": "REINFORCE OBED"},
+                         [("reinforcement/OBED", 1), ("reinforcement/DEX", 1)])
+    assert [p["char"] for p in kinds(events, "placed")] == ["OBED", "DEX"]
+    assert after["chars"]["INES"]["status"] == "reserve"
+    assert after["chars"]["DEX"]["space"] == "K1"            # 1 taken by OBED
+
+
+def test_every_dome_full_puts_the_character_with_an_ally():
+    full = {"KORVATH": ("Black", "A1", []), "SEVEN": ("Black", "K1", []),
+            "BRANNOC": ("Black", "A5", []), "TAMSIN": ("Black", "K5", []),
+            "OBED": ("Black", "K9", [])}
+    state = make({"DEX": ("White", "reserve", []), "INES": ("White", "reserve", []), **full})
+    after, _ = play(state, {"White": ""}, [("reinforcement/DEX", 2),
+                                           ("reinforcement/INES", 2)])
+    assert after["chars"]["DEX"]["space"] == "A9"     # the last empty dome (number 5)
+    assert after["chars"]["INES"]["space"] == "A9"    # all full: in with her ally
+
+
+@pytest.mark.parametrize("tower, rolls, health, status, how", [
+    ("E5", (6, 6), 0, "dead", None),           # desperation FOPP: killed
+    ("E5", (5, 5), 3, "map", "banished"),      # FAIL: 2 damage
+    ("E5", (4, 3), 4, "map", "banished"),      # SQUEAK (7): 1 damage
+    ("E5", (3, 3), 5, "map", "banished"),      # PASS
+    ("J9", (1, 1), 5, "map", "banished"),      # vortex AMAZE: heals up to 4
+])
+def test_towers(tower, rolls, health, status, how):
+    # DEX: Wits green, Strength blue. Desperation: green vs green = 7. Vortex: Wits
+    # (the better) yellow = 6.
+    state = make({"DEX": ("White", tower, [], 5 if tower == "E5" else 1)})
+    script = [("tower/DEX", rolls[0]), ("tower/DEX", rolls[1])] + (
+        [(f"{how}/DEX", 4)] if how else [])
+    after, events = play(state, {"White": ""}, script)
+    assert after["chars"]["DEX"]["health"] == health
+    assert after["chars"]["DEX"]["status"] == status
+    if how:
+        placed = kinds(events, "placed")[0]
+        assert (placed["how"], placed["space"]) == (how, "K5")
+        assert placed["roller"] == ("Black" if how == "banished" else "White")
