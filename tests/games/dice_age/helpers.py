@@ -1,0 +1,59 @@
+"""Building blocks for Dice Age scenarios: hand-laid tables and scripted dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import ScriptedRng
+from games.core.types import Event
+from games.dice_age.dice import DICE
+from games.dice_age.engine import ENGINE
+from games.dice_age.state import new_state
+
+
+def table(level: int, layout: dict[str, dict[str, list[str]]], *, to_play: str = "P1",
+          number: int | None = None, skips: dict[str, int] | None = None,
+          out: list[str] | None = None, seats: list[str] | None = None) -> dict[str, Any]:
+    """A state with dice laid out as {seat: {place: [dice]}}; the rest stays unowned.
+
+    Dice not laid out go to Limbo (level 4's leftovers), so every die has a place.
+    """
+    seats = seats or sorted(layout)
+    state = new_state(seats, level)
+    for die in state["dice"]:
+        state["dice"][die].update(owner=None, place="limbo")
+    for seat, places in layout.items():
+        for place, dice in places.items():
+            for die in dice:
+                state["dice"][die].update(owner=seat, place=place)
+    state["number"] = number
+    state["skips"].update(skips or {})
+    state["out"] = list(out or [])
+    state["first"] = seats[0]
+    state["pending"] = {"kind": "roll", "seat": to_play}
+    assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
+    return state
+
+
+def face(die: str, shown: Any) -> tuple[str, int]:
+    """The scripted draw that makes `die` land on the side `shown`."""
+    return (f"roll/{die}", DICE[die].faces.index(shown) + 1)
+
+
+def play(state: dict[str, Any], text: str, script: list[Any], seat: str | None = None
+         ) -> tuple[dict[str, Any], list[Event]]:
+    seat = seat or state["pending"]["seat"]
+    orders = {seat: ENGINE.parse_orders(state, seat, text)}
+    rng = ScriptedRng(script)
+    new, events = ENGINE.resolve(state, orders, rng)
+    assert rng.remaining == 0, "a scripted die was not used"
+    assert ENGINE.invariants(new) == [], ENGINE.invariants(new)
+    return new, events
+
+
+def places(state: dict[str, Any], seat: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for die, info in state["dice"].items():
+        if info["owner"] == seat:
+            out.setdefault(info["place"], []).append(die)
+    return out
