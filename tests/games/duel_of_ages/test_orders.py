@@ -1,0 +1,76 @@
+"""The order language: canonical text, every error with its line and a hint."""
+
+import pytest
+
+from games.core.types import OrdersInvalid
+from games.duel_of_ages.engine import ENGINE
+
+from .helpers import make
+
+
+def position():
+    return make({"DEX": ("White", "D9", ["LONGBOW"]), "INES": ("White", "reserve", []),
+                 "TAMSIN": ("Black", "A7", ["SLING"]), "KORVATH": ("Black", "F5", [])})
+
+
+@pytest.mark.parametrize("seat, text, canonical", [
+    ("White", "move dex to d6", "MOVE DEX TO D6"),
+    ("White", "MOVE DEX TO D8 F9  # round the water", "MOVE DEX TO D8 F9"),
+    ("White", "fire dex at tamsin", "FIRE DEX AT TAMSIN"),
+    ("White", "FIRE DEX", "FIRE DEX"),
+    ("White", "REINFORCE ines\nHOLD DEX", "REINFORCE INES\nHOLD DEX"),
+    ("White", "MELEE DEX AT KORVATH WITH natural", "MELEE DEX AT KORVATH WITH NATURAL"),
+    ("White", "SURRENDER", "SURRENDER"),
+    ("Black", "IF ENEMY ENTERS LOS THEN FIRE TAMSIN",
+     "IF ENEMY ENTERS LOS THEN FIRE TAMSIN"),
+    ("Black", "if dex moves then opfire tamsin else hold tamsin",
+     "IF DEX MOVES THEN FIRE TAMSIN ELSE HOLD TAMSIN"),  # OPFIRE is FIRE
+    ("Black", "IF ENEMY ENTERS d7 THEN FIRE TAMSIN AT DEX",
+     "IF ENEMY ENTERS D7 THEN FIRE TAMSIN AT DEX"),
+    ("Black", "STANDING OPFIRE TAMSIN IN D8", "STANDING FIRE TAMSIN IN D8"),
+    ("Black", "STANDING MOVE TAMSIN TO B6", "STANDING MOVE TAMSIN TO B6"),
+    ("Black", "CANCEL STANDING 1", "CANCEL STANDING 1"),
+    ("Black", "FIRE TAMSIN\nEND\nMOVE ME TO THE MOON", "FIRE TAMSIN"),
+])
+def test_canonical_orders(seat, text, canonical):
+    orders = ENGINE.parse_orders(position(), seat, text)
+    assert orders.text == canonical
+    assert ENGINE.parse_orders(position(), seat, orders.text).items == orders.items
+
+
+@pytest.mark.parametrize("seat, text, line, message, hint", [
+    ("White", "MOVE DEX TO D6\nMOVE DEXX TO D5", 2, "unknown character", "did you mean DEX?"),
+    ("White", "MOVE DEX TO Z9", 1, "no space", "A1 to K9"),
+    ("White", "MOVE DEX TO A5", 1, "nobody can enter", "pick a space"),
+    ("White", "MOVE DEX D6", 1, "a move reads", "e.g. MOVE DEX TO C4"),
+    ("White", "FIRE TAMSIN", 1, "not on your team", "your characters"),
+    ("White", "FIRE DEX AT INES", 1, "not an enemy", ""),
+    ("White", "FIRE DEX UNDER KORVATH", 1, "unexpected", ""),
+    ("White", "MOOVE DEX TO D6", 1, "unknown order", "did you mean MOVE?"),
+    ("White", "IF DEX MOVES THEN FIRE DEX", 1, "not an enemy", ""),
+    ("White", "IF KORVATH MOVES THEN MOVE DEX TO D6", 1, "only FIRE, MELEE and HOLD", "IF"),
+    ("White", "IF KORVATH DANCES THEN FIRE DEX", 1, "cannot read condition", "ENEMY ENTERS"),
+    ("Black", "MOVE TAMSIN TO B6", 1, "not Black's turn", "STANDING"),
+    ("Black", "REINFORCE KORVATH", 1, "not Black's turn", "STANDING"),
+    ("White", "MELEE DEX WITH ROCK", 1, "unknown melee weapon", ""),
+    ("White", "SURRENDER NOW", 1, "takes nothing", ""),
+])
+def test_order_errors(seat, text, line, message, hint):
+    with pytest.raises(OrdersInvalid) as exc:
+        ENGINE.parse_orders(position(), seat, text)
+    error = exc.value.errors[0]
+    assert error.line == line
+    assert message in error.message
+    assert hint in error.hint
+
+
+def test_every_error_is_reported():
+    with pytest.raises(OrdersInvalid) as exc:
+        ENGINE.parse_orders(position(), "White", "MOVE DEX TO Z1\nFIRE DEX\nHOLD NOBODY")
+    assert [e.line for e in exc.value.errors] == [1, 3]
+    assert exc.value.accepted == ["FIRE DEX"]
+
+
+def test_default_orders_fire_at_will():
+    orders = ENGINE.default_orders(position(), "White")
+    assert orders.default and orders.text == "FIRE DEX"

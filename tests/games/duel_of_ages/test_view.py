@@ -1,0 +1,71 @@
+"""Hidden information: unrevealed cards and standing plans stay with their team; reports
+show each reader only what he may see; the board is an SVG of a view."""
+
+from games.core.rng import Rng
+from games.core.types import filter_events
+from games.duel_of_ages.engine import ENGINE
+
+from .helpers import make, play
+
+
+def position():
+    return make({"DEX": ("White", "D9", ["LONGBOW"]), "TAMSIN": ("Black", "A7", ["SLING!"])},
+                standing={"Black": [{"order": {"op": "fire", "char": "TAMSIN"}}]})
+
+
+def test_unrevealed_cards_are_hidden_from_the_enemy_only():
+    state = position()
+    assert ENGINE.view(state, "White")["chars"]["DEX"]["cards"] == [
+        {"card": "LONGBOW", "revealed": False}]
+    for reader in ("Black", None):
+        dex = ENGINE.view(state, reader)["chars"]["DEX"]
+        assert dex["cards"] == [] and dex["unrevealed"] == 1
+        assert "LONGBOW" not in str(ENGINE.view(state, reader))
+    assert ENGINE.view(state, "White")["chars"]["TAMSIN"]["cards"] == [
+        {"card": "SLING", "revealed": True}]
+
+
+def test_standing_orders_and_the_deck_are_private():
+    state = position()
+    assert ENGINE.view(state, "Black")["standing"] == {"Black": ["FIRE TAMSIN"]}
+    assert ENGINE.view(state, "White")["standing"] == {"White": []}
+    assert "standing" not in ENGINE.view(state, None)
+    assert "deck" not in ENGINE.view(state, None)
+    assert ENGINE.view(state, "*")["deck"] == state["deck"]
+
+
+def test_the_deal_is_secret_and_reports_follow_the_audience():
+    state, events = ENGINE.setup(["White", "Black"], {}, Rng("s" * 64, "setup"))
+    white = ENGINE.report(events, "White")
+    black = ENGINE.report(events, "Black")
+    public = ENGINE.report(events, None)
+    mine = [e.data["card"] for e in events if e.kind == "dealt_card" and e.audience ==
+            ("White",)]
+    assert len(mine) == 4 and "(secret)" in white and "(secret)" not in public
+    assert white != black
+    assert ENGINE.report(filter_events(events, "White"), "White") == white
+
+
+def test_a_weapon_is_shown_when_first_fired():
+    state = make({"DEX": ("White", "D9", ["LONGBOW"]), "TAMSIN": ("Black", "D6", [])})
+    after, events = play(state, {"White": "FIRE DEX"}, [("fire/hit", 6), ("fire/hit", 5)])
+    assert ENGINE.view(after, "Black")["chars"]["DEX"]["cards"] == [
+        {"card": "LONGBOW", "revealed": True}]
+    assert "shows the Yew Longbow" in ENGINE.report(events, None)
+
+
+def test_perturbation_keeps_the_readers_view():
+    state = position()
+    for reader in ("White", "Black", None):
+        for choice in range(3):
+            def pick(seq, c=choice):
+                items = list(seq)
+                return items[min(c, len(items) - 1)]
+            other = ENGINE.perturb_hidden(state, reader, pick)
+            assert other != state
+            assert ENGINE.view(other, reader) == ENGINE.view(state, reader)
+
+
+def test_board_is_svg_of_the_view():
+    svg = ENGINE.board(ENGINE.view(position(), None))
+    assert svg.startswith("<svg") and "D9" in svg and "DEX" in svg and "LONGBOW" not in svg
