@@ -181,6 +181,12 @@ def parse(state: State, seat: str, text: str, *, default: bool = False) -> Order
                                      "conditional", "e.g. IF ENEMY ENTERS LOS THEN FIRE "
                                      + (chars(state, seat) or ["X"])[0]))
             continue
+        if "if" in item and not item.get("standing") and seat == state["active"] \
+                and item["then"]["op"] == "fire":
+            errors.append(OrderError(line.number, "a conditional FIRE is opportunity fire, "
+                                     "which only the waiting team makes",
+                                     "on your own turn write FIRE <character> [AT <enemy>]"))
+            continue
         items.append(item)
     lines = [GRAMMAR.render(i) for i in items]
     if errors:

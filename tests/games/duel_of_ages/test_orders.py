@@ -52,6 +52,7 @@ def test_canonical_orders(seat, text, canonical):
     ("White", "IF KORVATH DANCES THEN FIRE DEX", 1, "cannot read condition", "ENEMY ENTERS"),
     ("Black", "MOVE TAMSIN TO B6", 1, "not Black's turn", "STANDING"),
     ("Black", "REINFORCE KORVATH", 1, "not Black's turn", "STANDING"),
+    ("White", "IF ENEMY ENTERS LOS THEN FIRE DEX", 1, "only the waiting team", "FIRE"),
     ("White", "MELEE DEX WITH ROCK", 1, "unknown melee weapon", ""),
     ("White", "SURRENDER NOW", 1, "takes nothing", ""),
 ])
