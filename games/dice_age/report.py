@@ -50,8 +50,9 @@ def _line(event: Event) -> str | None:
     if k == "limbo":
         return f"Left over and out of the game (Limbo): {_dice(d['dice'])}."
     if k == "roll":
-        limit = "no Number yet" if d["number"] is None else f"Number {d['number']}"
-        return f"{d['seat']} rolls the {_die(d['die'])} ({limit}): {_face(d['face'])}."
+        limit = "with no Number standing" if d["number"] is None else \
+            f"against a Number of {d['number']}"
+        return f"{d['seat']} rolls the {_die(d['die'])} {limit}: {_face(d['face'])}."
     if k == "read":
         return f"{d['seat']} reads the {_die(d['die'])} as {_face(d['face'])}."
     if k == "number":

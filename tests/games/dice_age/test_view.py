@@ -33,7 +33,7 @@ def test_report_tells_the_roll_and_the_loss():
     state = table(1, TWO, number=6)
     _, events = play(state, "ROLL TANK", [face("TANK", 12)])
     text = ENGINE.report(events, None)
-    assert "P1 rolls the Tank (orange) (Number 6): **12**." in text
+    assert "P1 rolls the Tank (orange) against a Number of 6: **12**." in text
     assert "12 is above 6: P1 loses the round; Tank (orange) set aside for good." in text
 
 
