@@ -42,6 +42,14 @@ def board(view: dict[str, Any]) -> str:
         parts.append(svg.text(cx, cy - 12, space, size=8, anchor="middle", fill="#555"))
         if space in domes:
             parts.append(svg.text(cx, cy + 18, str(domes[space]), size=9, anchor="middle"))
+    for seg in hexmap.tunnel_segments():
+        points = " ".join(f"{x},{y}" for x, y in (_centre(sp) for sp in seg))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="#6d4c41" '
+                     f'stroke-width="3" stroke-dasharray="5 4" opacity="0.7"/>')
+    for space in sorted(hexmap.entrances()):
+        cx, cy = _centre(space)
+        parts.append(f'<circle cx="{cx}" cy="{cy + 12}" r="4" fill="#6d4c41">'
+                     f"<title>tunnel entrance {space}</title></circle>")
     stacks: dict[str, list[str]] = {}
     for key, c in view["chars"].items():
         if c["status"] == "map":
@@ -51,10 +59,13 @@ def board(view: dict[str, Any]) -> str:
         for i, key in enumerate(keys):
             c = view["chars"][key]
             y = cy - 4 + i * 11 - (len(keys) - 1) * 5
-            parts.append(svg.rect(cx - 20, y - 8, 40, 11, fill=TEAM[c["team"]], stroke="#000",
-                                  rx=3, title=f"{c['title']} ({c['team']}) "
+            under = " in the tunnel" if c.get("down") else ""
+            parts.append(svg.rect(cx - 20, y - 8, 40, 11, fill=TEAM[c["team"]],
+                                  stroke="#6d4c41" if under else "#000",
+                                  rx=3, title=f"{c['title']} ({c['team']}){under} "
                                   f"{c['health']}/{c['max_health']}"))
-            parts.append(svg.text(cx, y + 1, f"{key[:5]} {c['health']}", size=8,
+            mark = "v" if under else ""
+            parts.append(svg.text(cx, y + 1, f"{mark}{key[:5]} {c['health']}", size=8,
                                   anchor="middle",
                                   fill="#000" if c["team"] == "White" else "#fff"))
     width, height = hexmap.size()

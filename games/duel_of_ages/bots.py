@@ -6,12 +6,26 @@ from typing import Any
 
 from . import hexmap
 from .rules.combat import ranged_block
-from .state import State, chars, on_map, other, ranged_card
+from .state import State, chars, on_map, other, position, ranged_card
 
 
 def _targets(state: State, key: str) -> list[str]:
     return [e for e in on_map(state, other(state["chars"][key]["team"]))
-            if ranged_block(state, key, state["chars"][e]["space"]) is None]
+            if ranged_block(state, key, *position(state, e)) is None]
+
+
+def _tunnel_trip(state: State, key: str, pick: Any) -> str | None:
+    """A move that uses the tunnels: down at an entrance, along, and maybe up again."""
+    here, down = position(state, key)
+    if down:
+        goal = pick(sorted(hexmap.entrances() & set(
+            s for s in hexmap.tunnel_spaces() if hexmap.tunnel_path(here, s) is not None)))
+        return f"MOVE {key} TO {goal} UP" if goal != here else f"MOVE {key} TO UP"
+    if here in hexmap.entrances():
+        goal = pick(sorted(s for s in hexmap.tunnel_spaces()
+                           if s != here and hexmap.tunnel_path(here, s) is not None))
+        return f"MOVE {key} TO DOWN {goal}"
+    return None
 
 
 def random_lines(state: State, seat: str, pick: Any) -> list[str]:
@@ -25,10 +39,15 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
             targets = _targets(state, key)
             if action == "fire" and targets:
                 lines.append(f"FIRE {key} AT {pick(targets)}" if pick([0, 1]) else f"FIRE {key}")
+            elif action == "move" and (trip := _tunnel_trip(state, key, pick)) and pick([0, 1]):
+                lines.append(trip)
             elif action == "move":
                 near = [state["chars"][e]["space"] for e in enemies] * 3
-                goal = pick(near + spaces[:: max(1, len(spaces) // 8)])
+                goal = pick(near + spaces[:: max(1, len(spaces) // 8)]
+                            + sorted(hexmap.entrances()))
                 here = state["chars"][key]["space"]
+                if state["chars"][key]["down"]:
+                    continue
                 if goal != here and hexmap.cheapest_path(here, goal) is not None:
                     lines.append(f"MOVE {key} TO {goal}")
         reserve = chars(state, seat, "reserve")

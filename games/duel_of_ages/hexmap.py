@@ -179,3 +179,63 @@ def cheapest_path(start: str, goal: str) -> list[str] | None:
                 best[n] = total
                 heapq.heappush(queue, (total, col_row(n), n, (*path, n)))
     return None
+
+
+# -- tunnels ----------------------------------------------------------------------------
+@cache
+def tunnel_segments() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(seg) for seg in map_data()["tunnels"]["segments"])
+
+
+@cache
+def tunnel_spaces() -> frozenset[str]:
+    return frozenset(s for seg in tunnel_segments() for s in seg)
+
+
+@cache
+def entrances() -> frozenset[str]:
+    return frozenset(map_data()["tunnels"]["entrances"])
+
+
+@cache
+def tunnel_neighbours(space: str) -> tuple[str, ...]:
+    out: set[str] = set()
+    for seg in tunnel_segments():
+        for i, s in enumerate(seg):
+            if s == space:
+                out.update(seg[j] for j in (i - 1, i + 1) if 0 <= j < len(seg))
+    return tuple(sorted(out, key=col_row))
+
+
+def tunnel_path(start: str, goal: str) -> list[str] | None:
+    """Shortest way along the tunnels (every tunnel space costs 1)."""
+    if start == goal:
+        return []
+    previous: dict[str, str] = {start: start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for here in frontier:
+            for n in tunnel_neighbours(here):
+                if n not in previous:
+                    previous[n] = here
+                    nxt.append(n)
+        frontier = nxt
+    if goal not in previous:
+        return None
+    path = [goal]
+    while previous[path[-1]] != start:
+        path.append(previous[path[-1]])
+    return path[::-1]
+
+
+def tunnel_sees(a: str, b: str) -> bool:
+    """Underground, sight runs along a straight segment and stops at a bend."""
+    return a == b or any(a in seg and b in seg for seg in tunnel_segments())
+
+
+def sight(a: str, a_down: bool, b: str, b_down: bool) -> bool:
+    """Line of sight between two positions; surface and tunnels never see each other."""
+    if a_down != b_down:
+        return False
+    return tunnel_sees(a, b) if a_down else sees(a, b)

@@ -64,21 +64,31 @@ def _options(tokens: list[str], allowed: set[str]) -> dict[str, str]:
 def _move(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     key = _own(tokens, ctx)
     if len(tokens) < 3 or tokens[1].upper() != "TO":
-        raise OrderSyntax("a move reads MOVE <character> TO <space> [<space> ...]",
+        raise OrderSyntax("a move reads MOVE <character> TO <space> [<space>|DOWN|UP ...]",
                           f"e.g. MOVE {key} TO C4")
-    path = [_space(t) for t in tokens[2:]]
-    for space in path:
-        if not hexmap.enterable(space):
-            raise OrderSyntax(f"{space} is {hexmap.terrain()[space]}, which nobody can enter",
+    path = [t.upper() if t.upper() in ("DOWN", "UP") else _space(t) for t in tokens[2:]]
+    state = ctx[0]
+    here, down = state["chars"][key]["space"], state["chars"][key].get("down", False)
+    for step in path:
+        if step in ("DOWN", "UP"):
+            if here is not None and here not in hexmap.entrances():
+                raise OrderSyntax(f"{step} needs a tunnel entrance, and {here} has none",
+                                  "entrances: " + ", ".join(sorted(hexmap.entrances())))
+            if here is not None and down == (step == "DOWN"):
+                raise OrderSyntax(f"{step}: already {'underground' if down else 'above'}")
+            down = step == "DOWN"
+            continue
+        if down and step not in hexmap.tunnel_spaces():
+            raise OrderSyntax(f"no tunnel runs under {step}", "write UP at an entrance first")
+        if not down and not hexmap.enterable(step):
+            raise OrderSyntax(f"{step} is {hexmap.terrain()[step]}, which nobody can enter",
                               "pick a space of clear, woods, rough, water, swamp, building "
                               "or tower")
-    state = ctx[0]
-    here = state["chars"][key]["space"]
-    if here is not None:
-        for space in path:
-            if hexmap.cheapest_path(here, space) is None:
-                raise OrderSyntax(f"{space} cannot be reached from {here}")
-            here = space
+        if here is not None:
+            route = hexmap.tunnel_path(here, step) if down else hexmap.cheapest_path(here, step)
+            if route is None:
+                raise OrderSyntax(f"{step} cannot be reached from {here}")
+        here = step
     return {"op": "move", "char": key, "to": path}
 
 

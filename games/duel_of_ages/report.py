@@ -41,7 +41,8 @@ def line(event: Event) -> str | None:
         return f"- {d['char']} stays put: {d['why']}."
     if kind == "attack":
         what = {"fire": "shoots", "opfire": "snaps off a shot", "melee": "strikes"}[d["phase"]]
-        text = (f"- {d['char']} {what} at {d['target']} in {d['space']} with the "
+        where = d["space"] + (" (in the tunnel)" if d.get("down") else "")
+        text = (f"- {d['char']} {what} at {d['target']} in {where} with the "
                 f"{_card(d['weapon'])}: hit roll {_roll(d['hit'])}")
         if "wound" in d:
             text += (f"; damage roll {_roll(d['wound'])}, {d['damage']} damage, "

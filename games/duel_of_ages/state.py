@@ -28,8 +28,23 @@ def on_map(state: State, team: str | None = None) -> list[str]:
     return chars(state, team, "map")
 
 
-def at(state: State, space: str, team: str | None = None) -> list[str]:
-    return [k for k in on_map(state, team) if state["chars"][k]["space"] == space]
+def at(state: State, space: str, team: str | None = None, down: bool | None = False
+       ) -> list[str]:
+    """Characters in a space: on the surface (default), in the tunnel below it
+    (down=True) or either (down=None)."""
+    return [k for k in on_map(state, team) if state["chars"][k]["space"] == space
+            and (down is None or state["chars"][k].get("down", False) == down)]
+
+
+def position(state: State, key: str) -> tuple[str, bool]:
+    c = state["chars"][key]
+    return c["space"], c.get("down", False)
+
+
+def with_me(state: State, key: str, team: str | None = None) -> list[str]:
+    """Characters sharing key's space and layer (key included)."""
+    space, down = position(state, key)
+    return at(state, space, team, down)
 
 
 def ranged_card(state: State, key: str) -> str | None:
@@ -62,6 +77,8 @@ def invariants(state: State) -> list[str]:
                 problems.append(f"{key} stands in {terrain[c['space']]}")
             if not 0 < c["health"] <= catalog.character(key)["health"]:
                 problems.append(f"{key} is on the map with health {c['health']}")
+            if c.get("down") and c["space"] not in hexmap.tunnel_spaces():
+                problems.append(f"{key} is underground where there is no tunnel")
         elif c["space"] is not None:
             problems.append(f"{key} is off the map but has a space")
         if c["status"] == "dead" and c["health"] > 0:

@@ -19,6 +19,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         own = seat == "*" or seat == c["team"]
         entry: dict[str, Any] = {"team": c["team"], "title": catalog.character(key)["title"],
                                  "status": c["status"], "space": c["space"],
+                                 "down": c.get("down", False),
                                  "health": c["health"],
                                  "max_health": catalog.character(key)["health"]}
         if own:

@@ -8,7 +8,7 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from .. import catalog, challenge, hexmap
-from ..state import State, at, ranged_card
+from ..state import State, position, ranged_card, with_me
 
 Events = list[Event]
 
@@ -23,7 +23,8 @@ def weapon_stats(char: str, weapon: str | None) -> dict[str, Any]:
 
 
 def hit_number(state: State, firer: str, target: str, weapon: str | None,
-               from_space: str | None = None, to_space: str | None = None) -> int:
+               from_space: str | None = None, to_space: str | None = None,
+               to_down: bool | None = None) -> int:
     """The Hit challenge number: ranged uses the card's skill vs Stealth less terrain;
     melee uses Melee vs React with no terrain."""
     stats = weapon_stats(firer, weapon)
@@ -32,19 +33,22 @@ def hit_number(state: State, firer: str, target: str, weapon: str | None,
         return challenge.challenge_number(me["melee"], them["react"])
     a = from_space or state["chars"][firer]["space"]
     b = to_space or state["chars"][target]["space"]
-    return challenge.challenge_number(me[stats["skill"]], them["stealth"],
-                                      -hexmap.hindrance(a, b))
+    down = state["chars"][target].get("down", False) if to_down is None else to_down
+    # the terrain of a tunnel is always clear
+    penalty = 0 if down else hexmap.hindrance(a, b)
+    return challenge.challenge_number(me[stats["skill"]], them["stealth"], -penalty)
 
 
-def ranged_block(state: State, firer: str, space: str) -> str | None:
-    """Why `firer` cannot shoot into `space` with his ranged weapon now (None: he can)."""
+def ranged_block(state: State, firer: str, space: str, down: bool = False) -> str | None:
+    """Why `firer` cannot shoot into `space` (in the tunnel below it when `down`) with his
+    ranged weapon now (None: he can)."""
     weapon = ranged_card(state, firer)
     if weapon is None:
         return "has no usable ranged weapon"
-    here = state["chars"][firer]["space"]
-    if space == here:
+    here, here_down = position(state, firer)
+    if (space, down) == (here, here_down):
         return "cannot shoot into his own space"
-    if not hexmap.sees(here, space):
+    if not hexmap.sight(here, here_down, space, down):
         return f"has no line of sight to {space}"
     if hexmap.distance(here, space) > catalog.card(weapon)["range"]:
         return f"{space} is out of range"
@@ -63,15 +67,17 @@ def reveal(state: State, events: Events, char: str, weapon: str | None) -> None:
 
 def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str,
            target: str, weapon: str | None, from_space: str | None = None,
-           to_space: str | None = None) -> dict[str, Any]:
+           to_space: str | None = None, to_down: bool | None = None) -> dict[str, Any]:
     """Roll to hit and, on SQUEAK or better, roll for damage. Nothing is applied yet."""
     reveal(state, events, attacker, weapon)
     stats = weapon_stats(attacker, weapon)
-    number = hit_number(state, attacker, target, weapon, from_space, to_space)
+    number = hit_number(state, attacker, target, weapon, from_space, to_space, to_down)
     hit = challenge.roll(rng, f"{phase}/hit/{attacker}", number)
     record: dict[str, Any] = {"phase": phase, "char": attacker, "target": target,
                               "weapon": weapon, "hit": hit, "damage": 0,
-                              "space": to_space or state["chars"][target]["space"]}
+                              "space": to_space or state["chars"][target]["space"],
+                              "down": state["chars"][target].get("down", False)
+                              if to_down is None else to_down}
     if challenge.succeeded(hit["level"]):
         pen = challenge.challenge_number(stats["penetration"],
                                          catalog.character(target)["armor"])
@@ -103,7 +109,7 @@ def apply(state: State, events: Events, record: dict[str, Any]) -> None:
 def eliminate(state: State, events: Events, char: str) -> None:
     c = state["chars"][char]
     space = c["space"]
-    c["status"], c["space"], c["health"] = "dead", None, 0
+    c["status"], c["space"], c["health"], c["down"] = "dead", None, 0, False
     # The dead leave their cards behind; picking them up is not implemented, so they
     # go to the discard pile, face up.
     for entry in c["cards"]:
@@ -127,7 +133,7 @@ def random_target(state: State, rng: RngBase, events: Events, firer: str, intend
                   ) -> str:
     """A single-target shot into a crowded space hits whoever rolls lowest."""
     space = state["chars"][intended]["space"]
-    crowd = at(state, space)
+    crowd = with_me(state, intended)
     if len(crowd) == 1:
         return intended
     rolls = {k: rng.die(f"fire/random-target/{k}", 6) for k in crowd}

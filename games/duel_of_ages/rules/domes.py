@@ -34,6 +34,7 @@ def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: st
                 chosen = shared[0]
                 break
     c["space"] = chosen or by_number[0][0]
+    c["down"] = False
     c["status"] = "map"
     events.append(Event("placed", {"char": char, "how": how, "die": die, "roller": roller,
                                    "space": c["space"]}))

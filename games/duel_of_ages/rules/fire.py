@@ -9,7 +9,7 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from .. import catalog, hexmap
-from ..state import State, at, on_map, other, ranged_card
+from ..state import State, on_map, other, position, ranged_card, with_me
 from .combat import Events, apply, hit_number, random_target, ranged_block, strike
 
 
@@ -21,18 +21,17 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
         key = order["char"]
         if key in fired or state["chars"][key]["status"] != "map":
             continue
-        here = state["chars"][key]["space"]
-        if any(state["chars"][k]["team"] != team for k in at(state, here)):
+        if with_me(state, key, other(team)):
             events.append(Event("no_shot", {"char": key, "why": "an enemy shares his space"}))
             continue
         targets = [k for k in on_map(state, other(team))
                    if (order.get("at") in (None, k))
                    and order.get("in") in (None, state["chars"][k]["space"])]
-        legal = [k for k in targets if ranged_block(state, key, state["chars"][k]["space"]) is None]
+        legal = [k for k in targets if ranged_block(state, key, *position(state, k)) is None]
         if not legal:
             why = "no enemy in sight and range"
             if order.get("at") in targets:
-                why = ranged_block(state, key, state["chars"][order["at"]]["space"]) or why
+                why = ranged_block(state, key, *position(state, order["at"])) or why
             elif ranged_card(state, key) is None:
                 why = "has no usable ranged weapon"
             events.append(Event("no_shot", {"char": key, "why": why}))
@@ -52,11 +51,10 @@ def condition_holds(state: State, cond: dict[str, Any], moved: dict[str, dict[st
         return cond["who"] in moved
     who = [cond["who"]] if cond["who"] != "ENEMY" else list(moved)
     for key in who:
-        for space in moved.get(key, {}).get("steps", []):
+        for space, down in moved.get(key, {}).get("steps", []):
             if cond["where"] == "LOS":
-                here = state["chars"][shooter]["space"] if shooter else None
-                if here and state["chars"][shooter]["status"] == "map" \
-                        and hexmap.sees(here, space):
+                if shooter and state["chars"][shooter]["status"] == "map" \
+                        and hexmap.sight(*position(state, shooter), space, down):
                     return True
             elif space == cond["where"]:
                 return True
@@ -79,13 +77,12 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                                             "opportunity fire"}))
             continue
         here = state["chars"][key]["space"]
-        squatters = [k for k in at(state, here) if state["chars"][k]["team"] != team
-                     and k not in moved]
+        squatters = [k for k in with_me(state, key, other(team)) if k not in moved]
         if squatters:
             events.append(Event("no_shot", {"char": key, "why": "an enemy stayed in his space"}))
             continue
         shot_targets: set[str] = set()
-        shot_spaces: set[str] = set()
+        shot_spaces: set[tuple[str, bool]] = set()
         shots = 0
         while shots < catalog.card(weapon)["opfire"] and ranged_card(state, key) == weapon:
             best = None
@@ -94,23 +91,23 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                     continue
                 if state["chars"][mover]["team"] == team or order.get("at") not in (None, mover):
                     continue
-                for index, space in enumerate(record["steps"]):
-                    if space in shot_spaces or order.get("in") not in (None, space):
+                for index, (space, down) in enumerate(record["steps"]):
+                    if (space, down) in shot_spaces or order.get("in") not in (None, space):
                         continue
-                    if ranged_block(state, key, space) is not None:
+                    if ranged_block(state, key, space, down) is not None:
                         continue
-                    number = hit_number(state, key, mover, weapon, here, space)
+                    number = hit_number(state, key, mover, weapon, here, space, down)
                     rank = (number, -index)
                     if best is None or rank > best[0]:
-                        best = (rank, mover, space)
+                        best = (rank, mover, (space, down))
             if best is None:
                 if shots == 0:
                     events.append(Event("no_shot", {"char": key, "why": "no moving enemy "
                                                     "in sight and range"}))
                 break
-            _, mover, space = best
+            _, mover, (space, down) = best
             shots += 1
             shot_targets.add(mover)
-            shot_spaces.add(space)
+            shot_spaces.add((space, down))
             apply(state, events, strike(state, rng, events, "opfire", key, mover, weapon,
-                                        here, space))
+                                        here, space, down))

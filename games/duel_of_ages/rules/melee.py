@@ -7,7 +7,7 @@ from typing import Any
 
 from games.core.rng import RngBase
 
-from ..state import State, at, melee_card, on_map
+from ..state import State, melee_card, on_map, other, with_me
 from .combat import Events, apply, strike
 
 
@@ -15,9 +15,8 @@ def melee_phase(state: State, rng: RngBase, events: Events, first: str,
                 orders: dict[str, list[dict[str, Any]]]) -> None:
     """`first` is the moving team, whose attacks are rolled first."""
     second = [s for s in orders if s != first][0]
-    fighters = [k for k in on_map(state) if any(
-        state["chars"][e]["team"] != state["chars"][k]["team"]
-        for e in at(state, state["chars"][k]["space"]))]
+    fighters = [k for k in on_map(state)
+                if with_me(state, k, other(state["chars"][k]["team"]))]
     if not fighters:
         return
     records = []
@@ -31,8 +30,7 @@ def melee_phase(state: State, rng: RngBase, events: Events, first: str,
             order = chosen.get(key, {"op": "melee"})
             if order["op"] == "hold":
                 continue
-            space = state["chars"][key]["space"]
-            enemies = [e for e in at(state, space) if state["chars"][e]["team"] != team]
+            enemies = with_me(state, key, other(team))
             target = order.get("at") if order.get("at") in enemies else enemies[0]
             weapon = melee_card(state, key)
             if order.get("with") == "NATURAL":

@@ -11,8 +11,9 @@ from ..state import State, at, on_map
 from .combat import Events
 
 
-def _enemy_in(state: State, space: str, team: str) -> bool:
-    return any(state["chars"][k]["team"] != team for k in at(state, space))
+def _enemy_in(state: State, space: str, team: str, down: bool) -> bool:
+    """Enemies below do not stop a character above, nor the other way round."""
+    return any(state["chars"][k]["team"] != team for k in at(state, space, down=down))
 
 
 def _can_step(state: State, space: str) -> bool:
@@ -21,35 +22,59 @@ def _can_step(state: State, space: str) -> bool:
     return not (hexmap.terrain()[space] == "tower" and at(state, space))
 
 
+def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, str]]:
+    """The planned route as (kind, space) steps: surface, tunnel, down or up."""
+    space, down = state["chars"][char]["space"], state["chars"][char].get("down", False)
+    plan: list[tuple[str, str]] = []
+    for goal in waypoints:
+        if goal == "DOWN":
+            if down or space not in hexmap.entrances():
+                break
+            plan.append(("down", space))
+            down = True
+        elif goal == "UP":
+            if not down or space not in hexmap.entrances():
+                break
+            plan.append(("up", space))
+            down = False
+        else:
+            route = hexmap.tunnel_path(space, goal) if down else hexmap.cheapest_path(space, goal)
+            if route is None:
+                break
+            plan += [("tunnel" if down else "surface", s) for s in route]
+            space = goal
+    return plan
+
+
 def walk(state: State, char: str, waypoints: list[str]) -> dict[str, Any]:
     """Move along the cheapest route through the waypoints until points, an enemy or a
-    tower stop the character. Returns the path record used by opportunity fire."""
+    tower stop the character. Returns the path record used by opportunity fire: the
+    positions moved into (going down a tunnel enters no new surface space)."""
     c = state["chars"][char]
     team = c["team"]
     speed = catalog.character(char)["speed"]
     points = speed
-    steps: list[str] = []
+    steps: list[list[Any]] = []
+    spent = False
     stop = None
-    for goal in waypoints:
-        route = hexmap.cheapest_path(c["space"], goal) or []
-        for space in route:
-            if not _can_step(state, space):
-                stop = "the way is blocked"
-                break
-            price = hexmap.cost(space)
-            if price > points and not (points == speed and not steps):
-                stop = "out of move points"
-                break
-            points = max(0, points - price)
-            c["space"] = space
-            steps.append(space)
-            if _enemy_in(state, space, team):
-                stop = "an enemy is there"
-                break
-            if hexmap.terrain()[space] == "tower":
-                stop = "a tower ends movement"
-                break
-        if stop:
+    for kind, space in _actions(state, char, waypoints):
+        if kind == "surface" and not _can_step(state, space):
+            stop = "the way is blocked"
+            break
+        price = hexmap.cost(space) if kind == "surface" else 1
+        if price > points and not (points == speed and not spent):
+            stop = "out of move points"
+            break
+        points, spent = max(0, points - price), True
+        c["space"] = space
+        c["down"] = kind in ("down", "tunnel")
+        if kind != "down":
+            steps.append([space, c["down"]])
+        if _enemy_in(state, space, team, c["down"]):
+            stop = "an enemy is there"
+            break
+        if kind == "surface" and hexmap.terrain()[space] == "tower":
+            stop = "a tower ends movement"
             break
     return {"steps": steps, "stop": stop, "spent": speed - points}
 
@@ -60,7 +85,7 @@ def leave_dome(state: State, char: str) -> dict[str, Any]:
     for space in hexmap.neighbours(c["space"]):
         if _can_step(state, space):
             c["space"] = space
-            return {"steps": [space], "stop": "had to leave the dome",
+            return {"steps": [[space, False]], "stop": "had to leave the dome",
                     "spent": catalog.character(char)["speed"]}
     return {"steps": [], "stop": "no way out of the dome", "spent": 0}
 
@@ -70,6 +95,7 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
     """Carry out MOVE orders (first per character counts). Returns start and path per mover."""
     moved: dict[str, dict[str, Any]] = {}
     starts = {k: state["chars"][k]["space"] for k in on_map(state, team)}
+    under = {k for k in starts if state["chars"][k].get("down")}
     done: set[str] = set()
     for order in orders:
         key = order["char"]
@@ -80,10 +106,11 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
             continue
         done.add(key)
         record = walk(state, key, order["to"])
-        if record["steps"]:
+        if record["spent"]:
             moved[key] = record
     for key, start in starts.items():
-        if hexmap.terrain()[start] == "dome" and state["chars"][key]["space"] == start:
+        if hexmap.terrain()[start] == "dome" and state["chars"][key]["space"] == start \
+                and key not in under:
             record = leave_dome(state, key)
             if record["steps"]:
                 previous = moved.get(key, {"steps": [], "spent": 0})
@@ -91,6 +118,8 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
                 moved[key] = record
     for key, record in moved.items():
         record["start"] = starts[key]
-        events.append(Event("move", {"char": key, "from": starts[key], "path": record["steps"],
+        path = [s + ("(tunnel)" if down else "") for s, down in record["steps"]]
+        start = starts[key] + ("(tunnel)" if key in under else "")
+        events.append(Event("move", {"char": key, "from": start, "path": path,
                                      "stop": record["stop"]}))
     return moved

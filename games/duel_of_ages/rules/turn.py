@@ -32,6 +32,7 @@ def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[Stat
         for key in team:
             card = deck.pop(0)
             state["chars"][key] = {"team": seat, "status": "reserve", "space": None,
+                                   "down": False,
                                    "health": catalog.character(key)["health"],
                                    "cards": [{"card": card, "revealed": False}]}
             events.append(Event("dealt_card", {"char": key, "card": card}, (seat,)))

@@ -14,7 +14,8 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
          rounds: int = 10, standing: dict[str, list] | None = None) -> dict[str, Any]:
     """chars: KEY -> (team, space or "reserve"/"dead", [cards], health or None).
 
-    A card written "LONGBOW!" is already revealed."""
+    A space written "B5/t" is the tunnel under B5; a card written "LONGBOW!" is
+    already revealed."""
     used: list[str] = []
     state: dict[str, Any] = {"active": active, "round": round_, "rounds": rounds,
                              "chars": {}, "deck": [], "discard": [],
@@ -25,8 +26,11 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
         health = spec[3] if len(spec) > 3 and spec[3] is not None else \
             catalog.character(key)["health"]
         status = where if where in ("reserve", "dead") else "map"
+        down = where.endswith("/t")
+        where = where.removesuffix("/t")
         state["chars"][key] = {
             "team": team, "status": status, "space": where if status == "map" else None,
+            "down": down,
             "health": 0 if status == "dead" else health,
             "cards": [{"card": c.rstrip("!"), "revealed": c.endswith("!")} for c in cards]}
         used += [c.rstrip("!") for c in cards]
