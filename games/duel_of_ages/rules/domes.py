@@ -76,10 +76,10 @@ def adventure(state: State, rng: RngBase, events: Events, team: str) -> None:
             result = challenge.roll(rng, f"tower/{key}", number)
             damage, heal, lose, then = TOWERS[kind][result["level"]]
             c = state["chars"][key]
-            c["health"] = min(me["health"], c["health"] + heal)
-            c["health"] = max(0, c["health"] - damage)
+            healed = min(me["health"], c["health"] + heal) - c["health"]
+            c["health"] = max(0, c["health"] + healed - damage)
             events.append(Event("tower", {"char": key, "tower": kind, "rating": rating,
-                                          **result, "damage": damage, "heal": heal,
+                                          **result, "damage": damage, "heal": healed,
                                           "then": then}))
             if lose:
                 state["discard"] += [e["card"] for e in c["cards"]]

@@ -17,10 +17,12 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
                orders: list[dict[str, Any]]) -> set[str]:
     """One shot per character with one weapon. Returns who fired (they may not move)."""
     fired: set[str] = set()
+    tried: set[str] = set()
     for order in orders:
         key = order["char"]
-        if key in fired or state["chars"][key]["status"] != "map":
+        if key in tried or state["chars"][key]["status"] != "map":
             continue
+        tried.add(key)  # the first FIRE order for a character is the one that counts
         if with_me(state, key, other(team)):
             events.append(Event("no_shot", {"char": key, "why": "an enemy shares his space"}))
             continue

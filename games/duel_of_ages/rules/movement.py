@@ -80,9 +80,13 @@ def walk(state: State, char: str, waypoints: list[str]) -> dict[str, Any]:
 
 
 def leave_dome(state: State, char: str) -> dict[str, Any]:
-    """A character who starts in a dome must leave it: the first open neighbour."""
+    """A character who starts in a dome and did not leave it by his orders must still
+    leave: to the first open neighbour."""
     c = state["chars"][char]
-    for space in hexmap.neighbours(c["space"]):
+    # the standard way out avoids towers (which would end the move in an adventure)
+    ways = sorted(hexmap.neighbours(c["space"]),
+                  key=lambda s: (hexmap.terrain()[s] == "tower", hexmap.col_row(s)))
+    for space in ways:
         if _can_step(state, space):
             c["space"] = space
             return {"steps": [[space, False]], "stop": "had to leave the dome",

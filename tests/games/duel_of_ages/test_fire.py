@@ -84,3 +84,10 @@ def test_a_character_who_fired_does_not_move():
                          [("fire/hit", 6), ("fire/hit", 5)])
     assert after["chars"]["TAMSIN"]["space"] == "F3"
     assert kinds(events, "no_move")[0]["why"] == "fired this turn"
+
+
+def test_only_the_first_fire_order_for_a_character_counts():
+    state = make({"TAMSIN": ARCHER, "KORVATH": ("Black", "F9", [])},
+                 standing={"White": [{"order": {"op": "fire", "char": "TAMSIN"}}]})
+    _, events = play(state, {"White": "FIRE TAMSIN AT KORVATH\nFIRE TAMSIN"}, [])
+    assert len(kinds(events, "no_shot")) == 1

@@ -56,3 +56,17 @@ def test_a_route_never_passes_through_a_tower():
     after, events = play(state, {"White": "MOVE DEX TO F5"}, [])
     assert "E5" not in kinds(events, "move")[0]["path"]
     assert after["chars"]["DEX"]["space"] == "F5"
+
+
+def test_one_space_is_always_possible_with_all_points(monkeypatch):
+    from games.duel_of_ages import catalog
+    real = catalog.character
+
+    def slow(key):
+        return {**real(key), "speed": 2} if key == "SEVEN" else real(key)
+
+    monkeypatch.setattr(catalog, "character", slow)
+    state = make({"SEVEN": ("White", "A3", [])})
+    after, events = play(state, {"White": "MOVE SEVEN TO B3 C3"}, [])  # swamp costs 3
+    assert after["chars"]["SEVEN"]["space"] == "B3"
+    assert kinds(events, "move")[0]["stop"] == "out of move points"

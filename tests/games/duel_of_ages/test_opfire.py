@@ -97,3 +97,13 @@ def test_standing_orders_are_kept_and_cancelled():
     assert len(kinds(events, "attack")) == 1       # fired with no new orders
     cancelled, _ = play(after, {"White": "", "Black": "CANCEL STANDING"}, [])
     assert cancelled["standing"]["Black"] == []
+
+
+def test_a_twelve_breaks_the_weapon_and_ends_the_shooting():
+    state = make({"DEX": ("White", "D9", []), "OBED": ("White", "G9", []),
+                  "HOLLIS": ("Black", "G7", ["MACHINEPISTOL"])})
+    _, events = play(state, {"White": "MOVE DEX TO D6\nMOVE OBED TO F9 E8",
+                             "Black": "FIRE HOLLIS"}, [("opfire/hit", 6), ("opfire/hit", 6)])
+    assert len(kinds(events, "attack")) == 1
+    assert kinds(events, "card_lost") == [{"char": "HOLLIS", "card": "MACHINEPISTOL",
+                                           "why": "broke"}]

@@ -1,0 +1,64 @@
+"""Golden report files: a fixed random skirmish narrated to each reader.
+
+Regenerate after a deliberate wording change with DUEL_OF_AGES_REGOLD=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from games.core.replay import secret_rng
+from games.core.rng import Rng
+from games.duel_of_ages.engine import ENGINE
+
+GOLDEN = Path(__file__).parent / "golden"
+SECRET = "d0a" * 20
+TURNS = 16
+VIEWERS = ("White", "Black", "public")
+
+
+def skirmish_reports() -> dict[str, str]:
+    bot_rng = Rng("golden-bots", "bots")
+
+    def pick(seq):
+        items = list(seq)
+        return items[bot_rng.below("pick", len(items))]
+
+    state, events = ENGINE.setup(["White", "Black"], {"team_size": 3},
+                                 secret_rng(SECRET, None))
+    out = {v: [f"# Setup\n\n{ENGINE.report(events, None if v == 'public' else v)}"]
+           for v in VIEWERS}
+    for number in range(1, TURNS + 1):
+        decision = ENGINE.decision(state)
+        if decision is None:
+            break
+        orders = {}
+        for seat in decision.seats:
+            if number % 5 == 0 and seat == "Black":
+                orders[seat] = ENGINE.default_orders(state, seat)
+            else:
+                orders[seat] = ENGINE.parse_orders(state, seat,
+                                                   ENGINE.random_orders(state, seat, pick))
+        state, events = ENGINE.resolve(state, orders, secret_rng(SECRET, number))
+        for viewer in VIEWERS:
+            text = ENGINE.report(events, None if viewer == "public" else viewer)
+            out[viewer].append(f"# Report {number}\n\n{text}")
+    return {v: "\n".join(parts) for v, parts in out.items()}
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_reports_match_the_golden_files(viewer):
+    text = skirmish_reports()[viewer]
+    path = GOLDEN / f"skirmish_{viewer}.md"
+    if os.environ.get("DUEL_OF_AGES_REGOLD"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_public_report_names_no_secret_card():
+    reports = skirmish_reports()
+    assert "(secret)" not in reports["public"]
+    assert "(secret)" in reports["White"] and "(secret)" in reports["Black"]
