@@ -166,15 +166,20 @@ def pick_order(state: State, seat: str, items: list[dict[str, Any]]) -> dict[str
 
 # -- parsing ------------------------------------------------------------------------------
 def parse(state: State, seat: str, text: str) -> Orders:
-    """Syntax first (every line), then whether each immediate order fits this decision.
-
-    Standing orders are only checked for their dice: they wait for a later decision.
+    """Every line is read; each error (syntax, or an order this decision cannot take now)
+    is reported with its line. Standing orders are only checked for their words: they
+    wait for a later decision.
     """
-    items, lines = GRAMMAR.parse(text, (state, seat))
+    items: list[dict[str, Any]] = []
     errors: list[OrderError] = []
-    numbered = [ln.number for ln in order_lines(text)]
-    for index, item in enumerate(items):
+    for line in order_lines(text):
+        try:
+            item = GRAMMAR.parse_line(line.text, (state, seat))
+        except OrderSyntax as exc:
+            errors.append(OrderError(line.number, exc.message, exc.hint))
+            continue
         if "cancel" in item or item.get("standing"):
+            items.append(item)
             continue
         branches = [item["order"]] if "order" in item else \
             [o for o in (item["then"], item.get("else")) if o]
@@ -183,11 +188,13 @@ def parse(state: State, seat: str, text: str) -> Orders:
             if why:
                 legal = legal_lines(state, seat)
                 hint = ("choose from: " + ", ".join(legal[:12])) if legal else ""
-                errors.append(OrderError(numbered[index], why, hint))
+                errors.append(OrderError(line.number, why, hint))
                 break
+        else:
+            items.append(item)
     if errors:
         raise OrdersInvalid(errors, [GRAMMAR.render(i) for i in items])
-    return Orders(seat, items, "\n".join(lines))
+    return Orders(seat, items, "\n".join(GRAMMAR.render(i) for i in items))
 
 
 def default(state: State, seat: str) -> Orders:

@@ -38,11 +38,12 @@ def test_errors_name_the_line_and_hint(text, line, message, hint):
     assert hint in err.hint
 
 
-def test_every_syntax_error_is_reported():
+def test_every_error_is_reported_with_its_line():
     state = table(1, TWO, number=8)
     with pytest.raises(OrdersInvalid) as exc:
-        ENGINE.parse_orders(state, "P1", "ROL TANK\nROLL\nROLL CASTLE")
-    assert [e.line for e in exc.value.errors] == [1, 2]
+        ENGINE.parse_orders(state, "P1", "ROL TANK\nROLL\nROLL CASTLE\n\nROLL SUN")
+    assert [e.line for e in exc.value.errors] == [1, 2, 5]
+    assert exc.value.accepted == ["ROLL CASTLE"]
 
 
 def test_canonical_text_and_case():
