@@ -146,12 +146,16 @@ def sees(a: str, b: str) -> bool:
     return not any(terrain()[s] in BLOCKS_PAST for s in touched(a, b) if s not in (a, b))
 
 
-def hindrance(a: str, b: str) -> int:
-    """Hit penalty from terrain between firer at a and target at b (a not counted)."""
+def hindrance(a: str, b: str, grenade: bool = False) -> int:
+    """Hit penalty from terrain between firer at a and target at b (a not counted).
+
+    A grenade treats buildings and domes as woods."""
     t = terrain()
-    penalty = sum(1 for s in touched(a, b) if s != a and t[s] in HINDERS)
+    hinders = HINDERS | ({"building", "dome"} if grenade else set())
+    penalty = sum(1 for s in touched(a, b) if s != a and t[s] in hinders
+                  and not (s == b and t[s] == "building"))
     if t[b] == "building":
-        penalty += 2
+        penalty += 1 if grenade else 2
     elif t[b] == "rough":
         penalty += 1
     return penalty
@@ -239,3 +243,15 @@ def sight(a: str, a_down: bool, b: str, b_down: bool) -> bool:
     if a_down != b_down:
         return False
     return tunnel_sees(a, b) if a_down else sees(a, b)
+
+
+def lobs(a: str, a_down: bool, b: str, b_down: bool) -> bool:
+    """Where a grenade can go: over buildings and domes, but not into or out of a dome,
+    nor past the other blocking terrain; never between the surface and the tunnels."""
+    if a_down or b_down:
+        return sight(a, a_down, b, b_down)
+    t = terrain()
+    if "dome" in (t[a], t[b]) or t[b] in SEALED:
+        return False
+    return not any(t[s] in BLOCKS_PAST - {"building", "dome"}
+                   for s in touched(a, b) if s not in (a, b))

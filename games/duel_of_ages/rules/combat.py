@@ -35,7 +35,7 @@ def hit_number(state: State, firer: str, target: str, weapon: str | None,
     b = to_space or state["chars"][target]["space"]
     down = state["chars"][target].get("down", False) if to_down is None else to_down
     # the terrain of a tunnel is always clear
-    penalty = 0 if down else hexmap.hindrance(a, b)
+    penalty = 0 if down else hexmap.hindrance(a, b, grenade=stats.get("grenade", False))
     return challenge.challenge_number(me[stats["skill"]], them["stealth"], -penalty)
 
 
@@ -48,7 +48,10 @@ def ranged_block(state: State, firer: str, space: str, down: bool = False) -> st
     here, here_down = position(state, firer)
     if (space, down) == (here, here_down):
         return "cannot shoot into his own space"
-    if not hexmap.sight(here, here_down, space, down):
+    if catalog.card(weapon).get("grenade"):
+        if not hexmap.lobs(here, here_down, space, down):
+            return f"cannot throw into {space}"
+    elif not hexmap.sight(here, here_down, space, down):
         return f"has no line of sight to {space}"
     if hexmap.distance(here, space) > catalog.card(weapon)["range"]:
         return f"{space} is out of range"
@@ -88,7 +91,12 @@ def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str
 
 
 def apply(state: State, events: Events, record: dict[str, Any]) -> None:
-    """Take the damage off, eliminate at 0, and lose the weapon on a 12 or a K-kill."""
+    """One attack: its damage, then what happens to the weapon."""
+    settle_weapon(state, events, [land(state, events, record)])
+
+
+def land(state: State, events: Events, record: dict[str, Any]) -> dict[str, Any]:
+    """Take the damage off and eliminate at 0; returns the record as reported."""
     target = state["chars"][record["target"]]
     killed = False
     if record["damage"] and target["status"] == "map":
@@ -98,12 +106,22 @@ def apply(state: State, events: Events, record: dict[str, Any]) -> None:
     events.append(Event("attack", record))
     if killed:
         eliminate(state, events, record["target"])
-    weapon = record["weapon"]
-    if weapon is not None:
-        if record["hit"]["roll"] == 12:
-            lose_card(state, events, record["char"], weapon, "broke")
-        elif killed and catalog.card(weapon)["uses"] == "K":
-            lose_card(state, events, record["char"], weapon, "spent on a kill")
+    return record
+
+
+def settle_weapon(state: State, events: Events, records: list[dict[str, Any]]) -> None:
+    """After all of one shot's attacks: a 12 breaks the weapon, a kill spends a K card,
+    and a single-use card is gone."""
+    if not records or records[0]["weapon"] is None:
+        return
+    char, weapon = records[0]["char"], records[0]["weapon"]
+    uses = catalog.card(weapon)["uses"]
+    if any(r["hit"]["roll"] == 12 for r in records):
+        lose_card(state, events, char, weapon, "broke")
+    elif uses == "K" and any(r["killed"] for r in records):
+        lose_card(state, events, char, weapon, "spent on a kill")
+    elif uses == "1":
+        lose_card(state, events, char, weapon, "used up")
 
 
 def eliminate(state: State, events: Events, char: str) -> None:

@@ -9,8 +9,17 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from .. import catalog, hexmap
-from ..state import State, on_map, other, position, ranged_card, with_me
-from .combat import Events, apply, hit_number, random_target, ranged_block, strike
+from ..state import State, at, on_map, other, position, ranged_card, with_me
+from .combat import (
+    Events,
+    apply,
+    hit_number,
+    land,
+    random_target,
+    ranged_block,
+    settle_weapon,
+    strike,
+)
 
 
 def fire_phase(state: State, rng: RngBase, events: Events, team: str,
@@ -41,6 +50,12 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
         weapon = ranged_card(state, key)
         intended = max(legal, key=lambda k: hit_number(state, key, k, weapon))
         fired.add(key)
+        if catalog.card(weapon).get("target") == "area":
+            # everyone in the space, friend and foe, each with his own Hit roll
+            victims = with_me(state, intended)
+            records = [strike(state, rng, events, "fire", key, v, weapon) for v in victims]
+            settle_weapon(state, events, [land(state, events, r) for r in records])
+            continue
         target = random_target(state, rng, events, key, intended)
         apply(state, events, strike(state, rng, events, "fire", key, target, weapon))
     return fired
@@ -61,6 +76,16 @@ def condition_holds(state: State, cond: dict[str, Any], moved: dict[str, dict[st
             elif space == cond["where"]:
                 return True
     return False
+
+
+def area_victims(state: State, moved: dict[str, dict[str, Any]], space: str, down: bool
+                 ) -> list[str]:
+    """An area shot during opportunity fire hits everyone who moved through the space
+    and everyone standing in it who did not move."""
+    out = [k for k, r in moved.items() if [space, down] in r["steps"]
+           and state["chars"][k]["status"] == "map"]
+    out += [k for k in at(state, space, down=down) if k not in moved]
+    return out
 
 
 def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
@@ -111,5 +136,11 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
             shots += 1
             shot_targets.add(mover)
             shot_spaces.add((space, down))
-            apply(state, events, strike(state, rng, events, "opfire", key, mover, weapon,
-                                        here, space, down))
+            if catalog.card(weapon).get("target") == "area":
+                victims = area_victims(state, moved, space, down)
+                records = [strike(state, rng, events, "opfire", key, v, weapon, here, space,
+                                  down) for v in victims]
+                settle_weapon(state, events, [land(state, events, r) for r in records])
+            else:
+                apply(state, events, strike(state, rng, events, "opfire", key, mover, weapon,
+                                            here, space, down))
