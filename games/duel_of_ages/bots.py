@@ -41,10 +41,17 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                 lines.append(f"FIRE {key} AT {pick(targets)}" if pick([0, 1]) else f"FIRE {key}")
             elif action == "move" and (trip := _tunnel_trip(state, key, pick)) and pick([0, 1]):
                 lines.append(trip)
+            elif action == "move" and state["ground"] and pick([0, 1]):
+                where = pick(sorted(state["ground"]))
+                here = state["chars"][key]["space"]
+                if not where.endswith("/t") and not state["chars"][key]["down"] \
+                        and hexmap.cheapest_path(here, where) is not None:
+                    lines.append(f"MOVE {key} TO {where} PICKUP" if where != here
+                                 else f"MOVE {key} TO PICKUP")
             elif action == "move":
                 near = [state["chars"][e]["space"] for e in enemies] * 3
                 goal = pick(near + spaces[:: max(1, len(spaces) // 8)]
-                            + sorted(hexmap.entrances()))
+                            + sorted(hexmap.entrances()) + sorted(hexmap.towers()))
                 here = state["chars"][key]["space"]
                 if state["chars"][key]["down"]:
                     continue

@@ -64,12 +64,16 @@ def _options(tokens: list[str], allowed: set[str]) -> dict[str, str]:
 def _move(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     key = _own(tokens, ctx)
     if len(tokens) < 3 or tokens[1].upper() != "TO":
-        raise OrderSyntax("a move reads MOVE <character> TO <space> [<space>|DOWN|UP ...]",
+        raise OrderSyntax("a move reads MOVE <character> TO <space> "
+                          "[<space>|DOWN|UP|PICKUP ...]",
                           f"e.g. MOVE {key} TO C4")
-    path = [t.upper() if t.upper() in ("DOWN", "UP") else _space(t) for t in tokens[2:]]
+    path = [t.upper() if t.upper() in ("DOWN", "UP", "PICKUP") else _space(t)
+            for t in tokens[2:]]
     state = ctx[0]
     here, down = state["chars"][key]["space"], state["chars"][key].get("down", False)
     for step in path:
+        if step == "PICKUP":
+            continue
         if step in ("DOWN", "UP"):
             if here is not None and here not in hexmap.entrances():
                 raise OrderSyntax(f"{step} needs a tunnel entrance, and {here} has none",

@@ -51,7 +51,22 @@ def line(event: Event) -> str | None:
             text += ", a miss"
         return text + "."
     if kind == "eliminated":
-        return f"- **{d['char']} is eliminated** in {d['space'] or 'a tower'}."
+        text = f"- **{d['char']} is eliminated** in {d['space']}"
+        if d.get("dropped"):
+            text += f", leaving {d['dropped']} card(s) on the ground"
+        if d.get("discarded"):
+            text += ", the cards are discarded: " + ", ".join(_card(c) for c in d["discarded"])
+        return text + "."
+    if kind == "pickup":
+        shown = ", ".join(_card(c) for c in d["shown"])
+        text = f"- {d['char']} picks up {d['count']} card(s) in {d['space']}"
+        text += f" (face up: {shown})" if shown else ""
+        if d["discarded"]:
+            text += "; over the limit of four, discards " + ", ".join(
+                _card(c) for c in d["discarded"])
+        return text + "."
+    if kind == "pickup_cards":
+        return f"- (secret) {d['char']} picked up: " + ", ".join(_card(c) for c in d["cards"]) + "."
     if kind == "card_lost":
         return f"- {d['char']} loses the {_card(d['card'])} ({d['why']})."
     if kind == "cards_lost_all":

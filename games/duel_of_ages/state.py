@@ -66,7 +66,12 @@ def melee_card(state: State, key: str) -> str | None:
 def invariants(state: State) -> list[str]:
     problems: list[str] = []
     terrain = hexmap.terrain()
-    seen_cards: list[str] = list(state["deck"]) + list(state["discard"])
+    seen_cards: list[str] = list(state["deck"]) + list(state["discard"]) + [
+        e["card"] for pile in state["ground"].values() for e in pile]
+    for where, pile in state["ground"].items():
+        space = where.removesuffix("/t")
+        if not pile or space not in terrain or hexmap.terrain()[space] in hexmap.SEALED:
+            problems.append(f"a bad pile of cards at {where}")
     for key, c in state["chars"].items():
         if c["team"] not in SEATS:
             problems.append(f"{key} has no team")

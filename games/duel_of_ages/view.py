@@ -34,6 +34,11 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                            "winner": state["winner"], "summary": state["summary"],
                            "chars": chars, "deck_size": len(state["deck"]),
                            "discard": list(state["discard"])}
+    # cards on the ground: face-up ones by name, face-down ones only counted
+    out["ground"] = {where: ([dict(e) for e in pile] if seat == "*" else
+                             {"shown": [e["card"] for e in pile if e["revealed"]],
+                              "face_down": sum(1 for e in pile if not e["revealed"])})
+                     for where, pile in state["ground"].items()}
     for s in SEATS:
         if seat in (s, "*"):
             out.setdefault("standing", {})[s] = [GRAMMAR.render(i)
@@ -44,11 +49,14 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
 
 
 def perturb(state: State, seat: str | None, pick: Any) -> State | None:
-    """Swap a card the reader cannot see (an enemy's unrevealed card, or the deck order)
-    with another card from the deck; for a team, also rewrite the enemy's standing plans."""
+    """Swap a card the reader cannot see (an enemy's unrevealed card, a face-down card on
+    the ground, or the deck order) with another card from the deck; for a team, also
+    rewrite the enemy's standing plans."""
     s = clone(state)
-    hidden = [(k, i) for k, c in s["chars"].items() for i, e in enumerate(c["cards"])
-              if not e["revealed"] and c["team"] != seat]
+    hidden = [(("chars", k, "cards"), i) for k, c in s["chars"].items()
+              for i, e in enumerate(c["cards"]) if not e["revealed"] and c["team"] != seat]
+    hidden += [(("ground", where), i) for where, pile in s["ground"].items()
+               for i, e in enumerate(pile) if not e["revealed"]]
     choices = ["deck"] if len(s["deck"]) >= 2 else []
     if hidden and s["deck"]:
         choices.append("card")
@@ -61,10 +69,12 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
         i = pick(range(1, len(s["deck"])))
         s["deck"][0], s["deck"][i] = s["deck"][i], s["deck"][0]
     elif what == "card":
-        key, i = pick(hidden)
+        path, i = pick(hidden)
+        holder: Any = s
+        for step in path:
+            holder = holder[step]
         j = pick(range(len(s["deck"])))
-        s["chars"][key]["cards"][i]["card"], s["deck"][j] = \
-            s["deck"][j], s["chars"][key]["cards"][i]["card"]
+        holder[i]["card"], s["deck"][j] = s["deck"][j], holder[i]["card"]
     else:
         enemy = SEATS[1] if seat == SEATS[0] else SEATS[0]
         s["standing"][enemy] = s["standing"][enemy] + [{"order": {"op": "surrender"}}]

@@ -124,17 +124,26 @@ def settle_weapon(state: State, events: Events, records: list[dict[str, Any]]) -
         lose_card(state, events, char, weapon, "used up")
 
 
+def pile_key(space: str, down: bool) -> str:
+    """Where cards lie on the ground: a space, or the tunnel below it ("B5/t")."""
+    return space + ("/t" if down else "")
+
+
 def eliminate(state: State, events: Events, char: str) -> None:
+    """The dead leave their cards on the ground, face as they were, for anyone to pick
+    up; in a tower or dome nobody can, so there they are discarded face up."""
     c = state["chars"][char]
-    space = c["space"]
+    space, down = c["space"], c.get("down", False)
     c["status"], c["space"], c["health"], c["down"] = "dead", None, 0, False
-    # The dead leave their cards behind; picking them up is not implemented, so they
-    # go to the discard pile, face up.
-    for entry in c["cards"]:
-        state["discard"].append(entry["card"])
-    dropped = [e["card"] for e in c["cards"]]
-    c["cards"] = []
-    events.append(Event("eliminated", {"char": char, "space": space, "cards": dropped}))
+    cards, c["cards"] = c["cards"], []
+    data: dict[str, Any] = {"char": char, "space": space}
+    if space is not None and cards and hexmap.terrain()[space] not in hexmap.SEALED:
+        state["ground"].setdefault(pile_key(space, down), []).extend(cards)
+        data["dropped"] = len(cards)
+    elif cards:
+        state["discard"] += [e["card"] for e in cards]
+        data["discarded"] = [e["card"] for e in cards]
+    events.append(Event("eliminated", data))
 
 
 def lose_card(state: State, events: Events, char: str, card: str, why: str) -> None:

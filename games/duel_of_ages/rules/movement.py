@@ -8,7 +8,7 @@ from games.core.types import Event
 
 from .. import catalog, hexmap
 from ..state import State, at, on_map
-from .combat import Events
+from .combat import Events, pile_key
 
 
 def _enemy_in(state: State, space: str, team: str, down: bool) -> bool:
@@ -27,7 +27,9 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
     space, down = state["chars"][char]["space"], state["chars"][char].get("down", False)
     plan: list[tuple[str, str]] = []
     for goal in waypoints:
-        if goal == "DOWN":
+        if goal == "PICKUP":
+            plan.append(("pickup", space))
+        elif goal == "DOWN":
             if down or space not in hexmap.entrances():
                 break
             plan.append(("down", space))
@@ -46,7 +48,24 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
     return plan
 
 
-def walk(state: State, char: str, waypoints: list[str]) -> dict[str, Any]:
+def pick_up(state: State, events: Events, char: str, pile: str) -> None:
+    """All the cards on the ground at once; above four, the newest are discarded."""
+    c = state["chars"][char]
+    cards = state["ground"].pop(pile)
+    c["cards"] += cards
+    extra = c["cards"][4:]
+    c["cards"] = c["cards"][:4]
+    state["discard"] += [e["card"] for e in extra]
+    shown = [e["card"] for e in cards if e["revealed"]]
+    events.append(Event("pickup", {"char": char, "space": pile, "count": len(cards),
+                                   "shown": shown,
+                                   "discarded": [e["card"] for e in extra]}))
+    events.append(Event("pickup_cards", {"char": char, "cards": [e["card"] for e in cards]},
+                        (c["team"],)))
+
+
+def walk(state: State, char: str, waypoints: list[str], events: Events
+         ) -> dict[str, Any]:
     """Move along the cheapest route through the waypoints until points, an enemy or a
     tower stop the character. Returns the path record used by opportunity fire: the
     positions moved into (going down a tunnel enters no new surface space)."""
@@ -58,6 +77,21 @@ def walk(state: State, char: str, waypoints: list[str]) -> dict[str, Any]:
     spent = False
     stop = None
     for kind, space in _actions(state, char, waypoints):
+        if kind == "pickup":
+            pile = pile_key(space, c["down"])
+            if pile not in state["ground"]:
+                continue
+            if _enemy_in(state, space, team, c["down"]):
+                stop = "cannot pick up with an enemy there"
+                break
+            if points < 2:
+                stop = "not enough move points to pick up"
+                break
+            points, spent = points - 2, True
+            pick_up(state, events, char, pile)
+            if [space, c["down"]] not in steps[-1:]:
+                steps.append([space, c["down"]])  # spending points here makes him a target
+            continue
         if kind == "surface" and not _can_step(state, space):
             stop = "the way is blocked"
             break
@@ -109,9 +143,11 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
                 done.add(key)
             continue
         done.add(key)
-        record = walk(state, key, order["to"])
+        record = walk(state, key, order["to"], events)
         if record["spent"]:
             moved[key] = record
+        elif record["stop"]:
+            events.append(Event("no_move", {"char": key, "why": record["stop"]}))
     for key, start in starts.items():
         if hexmap.terrain()[start] == "dome" and state["chars"][key]["space"] == start \
                 and key not in under:

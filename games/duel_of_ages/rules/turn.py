@@ -23,7 +23,7 @@ def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[Stat
     roster = rng.shuffle("deal/characters", sorted(catalog.characters()))
     deck = rng.shuffle("deal/equipment", sorted(catalog.equipment()))
     state: State = {"active": SEATS[0], "round": 1, "rounds": options["rounds"],
-                    "chars": {}, "deck": [], "discard": [],
+                    "chars": {}, "deck": [], "discard": [], "ground": {},
                     "standing": {s: [] for s in SEATS}, "over": False, "winner": None,
                     "summary": ""}
     events: Events = []

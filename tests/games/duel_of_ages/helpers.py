@@ -11,14 +11,15 @@ from games.duel_of_ages.state import SEATS
 
 
 def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
-         rounds: int = 10, standing: dict[str, list] | None = None) -> dict[str, Any]:
+         rounds: int = 10, standing: dict[str, list] | None = None,
+         ground: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """chars: KEY -> (team, space or "reserve"/"dead", [cards], health or None).
 
     A space written "B5/t" is the tunnel under B5; a card written "LONGBOW!" is
     already revealed."""
     used: list[str] = []
     state: dict[str, Any] = {"active": active, "round": round_, "rounds": rounds,
-                             "chars": {}, "deck": [], "discard": [],
+                             "chars": {}, "deck": [], "discard": [], "ground": {},
                              "standing": {s: [] for s in SEATS}, "over": False,
                              "winner": None, "summary": ""}
     for key, spec in chars.items():
@@ -33,6 +34,10 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
             "down": down,
             "health": 0 if status == "dead" else health,
             "cards": [{"card": c.rstrip("!"), "revealed": c.endswith("!")} for c in cards]}
+        used += [c.rstrip("!") for c in cards]
+    for where, cards in (ground or {}).items():
+        state["ground"][where] = [{"card": c.rstrip("!"), "revealed": c.endswith("!")}
+                                  for c in cards]
         used += [c.rstrip("!") for c in cards]
     state["deck"] = [c for c in sorted(catalog.equipment()) if c not in used]
     if standing:
