@@ -42,6 +42,19 @@ def board(view: dict[str, Any]) -> str:
         parts.append(svg.text(cx, cy - 12, space, size=8, anchor="middle", fill="#555"))
         if space in domes:
             parts.append(svg.text(cx, cy + 18, str(domes[space]), size=9, anchor="middle"))
+    for age, spaces in hexmap.labyrinths().items():
+        for i, space in enumerate(spaces):
+            cx, cy = _centre(space)
+            parts.append(f'<circle cx="{cx}" cy="{cy}" r="{R - 5}" fill="none" '
+                         f'stroke="#c0392b" stroke-width="2">'
+                         f"<title>{age} labyrinth{' red eye' if i == len(spaces) - 1 else ''}"
+                         f"{' entrance' if i == 0 else ''}</title></circle>")
+        lab = view["labyrinths"][age]
+        for n, (team, pos) in enumerate(sorted(lab["positions"].items())):
+            cx, cy = _centre(spaces[pos])
+            parts.append(f'<circle cx="{cx - 14 + n * 28}" cy="{cy + 14}" r="5" '
+                         f'fill="{TEAM[team]}" stroke="#c0392b">'
+                         f"<title>Team {team} guardian position ({age})</title></circle>")
     for seg in hexmap.tunnel_segments():
         points = " ".join(f"{x},{y}" for x, y in (_centre(sp) for sp in seg))
         parts.append(f'<polyline points="{points}" fill="none" stroke="#6d4c41" '

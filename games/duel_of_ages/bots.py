@@ -6,12 +6,17 @@ from typing import Any
 
 from . import hexmap
 from .rules.combat import ranged_block
+from .rules.labyrinth import guardian_space
 from .state import State, chars, on_map, other, position, ranged_card
 
 
 def _targets(state: State, key: str) -> list[str]:
     return [e for e in on_map(state, other(state["chars"][key]["team"]))
             if ranged_block(state, key, *position(state, e)) is None]
+
+
+def _guardian_spaces(state: State, seat: str) -> list[str]:
+    return sorted(guardian_space(state, age, seat) for age in state["labyrinths"])
 
 
 def _tunnel_trip(state: State, key: str, pick: Any) -> str | None:
@@ -51,12 +56,19 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
             elif action == "move":
                 near = [state["chars"][e]["space"] for e in enemies] * 3
                 goal = pick(near + spaces[:: max(1, len(spaces) // 8)]
-                            + sorted(hexmap.entrances()) + sorted(hexmap.towers()))
+                            + sorted(hexmap.entrances()) + sorted(hexmap.towers())
+                            + _guardian_spaces(state, seat) * 2)
                 here = state["chars"][key]["space"]
                 if state["chars"][key]["down"]:
                     continue
                 if goal != here and hexmap.cheapest_path(here, goal) is not None:
                     lines.append(f"MOVE {key} TO {goal}")
+        for key in mine:
+            here = state["chars"][key]["space"]
+            if here in _guardian_spaces(state, seat) and pick([0, 1, 1]):
+                lines.append(f"CHALLENGE {key}")
+            elif here in {s[-1] for s in hexmap.labyrinths().values()} and pick(range(6)) == 0:
+                lines.append(f"MERCY {key}")
         reserve = chars(state, seat, "reserve")
         if reserve and pick([0, 1]):
             lines.append(f"REINFORCE {pick(reserve)}")
@@ -85,5 +97,10 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
 
 def default_lines(state: State, seat: str) -> list[str]:
     """Missed deadline: every armed character fires at will (on its own turn at the best
-    target, on the enemy's at movers); nobody moves except out of a dome; melee as usual."""
-    return [f"FIRE {key}" for key in on_map(state, seat) if ranged_card(state, key)]
+    target, on the enemy's at movers); nobody moves except out of a dome; melee as usual;
+    a character on his team's guardian position challenges the guardian."""
+    lines = [f"FIRE {key}" for key in on_map(state, seat) if ranged_card(state, key)]
+    if seat == state["active"]:
+        lines += [f"CHALLENGE {key}" for key in on_map(state, seat)
+                  if state["chars"][key]["space"] in _guardian_spaces(state, seat)]
+    return lines

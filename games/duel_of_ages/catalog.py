@@ -36,6 +36,14 @@ def equipment() -> dict[str, dict[str, Any]]:
 
 
 @cache
+def guardians() -> dict[str, dict[str, Any]]:
+    return _load("guardians.toml")
+
+
+AGES = ("ancient", "colonial", "modern", "future")
+
+
+@cache
 def map_data() -> dict[str, Any]:
     return _load("map.toml")
 

@@ -32,7 +32,10 @@ class DuelOfAgesEngine(Engine):
     conformance_examples: ClassVar[int] = 200
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=5, help="characters per team"),
-        "rounds": Option(10, min=6, max=20, help="rounds before the count of survivors"),
+        "rounds": Option(10, min=6, max=20, help="rounds before the points are counted"),
+        "starting_card": Option(True, choices=(True, False),
+                                help="skirmish start: each character begins with one "
+                                     "random card (the rulebook's start is empty-handed)"),
     }
 
     def seat_names(self, count: int) -> list[str]:

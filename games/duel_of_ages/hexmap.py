@@ -255,3 +255,8 @@ def lobs(a: str, a_down: bool, b: str, b_down: bool) -> bool:
         return False
     return not any(t[s] in BLOCKS_PAST - {"building", "dome"}
                    for s in touched(a, b) if s not in (a, b))
+
+
+def labyrinths() -> dict[str, list[str]]:
+    """Age -> the labyrinth's spaces from the entrance to the red eye."""
+    return {age: list(spaces) for age, spaces in map_data()["labyrinths"].items()}

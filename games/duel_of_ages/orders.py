@@ -133,6 +133,13 @@ def _reinforce(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return {"op": "reinforce", "char": key}
 
 
+def _adventure(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    if len(tokens) != 1:
+        raise OrderSyntax("name just the character", f"e.g. CHALLENGE {key}")
+    return {"char": key}
+
+
 def _surrender(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     if tokens:
         raise OrderSyntax("SURRENDER takes nothing after it")
@@ -166,10 +173,11 @@ def render(order: dict[str, Any]) -> str:
 
 
 GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _melee,
-                   "HOLD": _hold, "REINFORCE": _reinforce, "SURRENDER": _surrender},
+                   "HOLD": _hold, "REINFORCE": _reinforce, "SURRENDER": _surrender,
+                   "CHALLENGE": _adventure, "MERCY": _adventure},
                   condition=_condition, render=render)
 
-ACTIVE_ONLY = {"move", "reinforce"}
+ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy"}
 
 
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:

@@ -78,6 +78,26 @@ def line(event: Event) -> str | None:
     if kind == "tower":
         return (f"- {d['char']} challenges the {d['tower']} tower with {d['rating']}: "
                 f"{_roll(d)}; damage {d['damage']}, healed {d['heal']}, then {d['then']}.")
+    if kind == "guardian":
+        g = catalog.guardians()[d["guardian"]]
+        bonus = " (+1 for his own age)" if d["bonus"] else ""
+        return (f"- {d['char']} faces {g['title']} in the {d['age']} labyrinth, "
+                f"{g['rating']} against {g['against']}{bonus}: {_roll(d)}; "
+                f"results: {', '.join(d['results'])}.")
+    if kind == "guardian_defeated":
+        return (f"- Team {d['team']}'s guardian position in the {d['age']} labyrinth "
+                f"moves to {d['space']}.")
+    if kind == "mercy":
+        return f"- {d['char']} begs for mercy in the {d['age']} labyrinth."
+    if kind == "draw":
+        text = f"- {d['char']} draws {d['count']} card(s)"
+        if d["discarded"]:
+            text += "; over the limit of four, discards " + ", ".join(
+                _card(c) for c in d["discarded"])
+        return text + "."
+    if kind == "draw_cards":
+        return f"- (secret) {d['char']} drew: " + (", ".join(_card(c) for c in d["cards"])
+                                                   or "nothing, the deck is empty") + "."
     if kind == "defaulted":
         return f"- Team {d['seat']} sent no orders; standard orders were used."
     if kind == "game_over":

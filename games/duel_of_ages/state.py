@@ -100,6 +100,12 @@ def invariants(state: State) -> list[str]:
         teams = {state["chars"][k]["team"] for k in at(state, space)}
         if len(teams) > 1:
             problems.append(f"enemies share the dome {space}")
+    for age, lab in state["labyrinths"].items():
+        if sorted(lab["deck"]) != sorted(k for k, g in catalog.guardians().items()
+                                         if g["age"] == age):
+            problems.append(f"the {age} guardian deck is wrong")
+        if any(not 0 <= p < len(hexmap.labyrinths()[age]) for p in lab["positions"].values()):
+            problems.append(f"a guardian position is off the {age} labyrinth")
     if state["active"] not in SEATS:
         problems.append("no active team")
     return problems

@@ -34,6 +34,11 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                            "winner": state["winner"], "summary": state["summary"],
                            "chars": chars, "deck_size": len(state["deck"]),
                            "discard": list(state["discard"])}
+    out["labyrinths"] = {
+        age: {"positions": dict(lab["positions"]), "cards": len(lab["deck"]),
+              "guardian": lab["deck"][0] if lab["face_up"] else None,
+              **({"deck": list(lab["deck"])} if seat == "*" else {})}
+        for age, lab in state["labyrinths"].items()}
     # cards on the ground: face-up ones by name, face-down ones only counted
     out["ground"] = {where: ([dict(e) for e in pile] if seat == "*" else
                              {"shown": [e["card"] for e in pile if e["revealed"]],
@@ -58,6 +63,7 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
     hidden += [(("ground", where), i) for where, pile in s["ground"].items()
                for i, e in enumerate(pile) if not e["revealed"]]
     choices = ["deck"] if len(s["deck"]) >= 2 else []
+    choices.append("guardians")
     if hidden and s["deck"]:
         choices.append("card")
     if seat in SEATS:
@@ -65,7 +71,12 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
     if not choices:
         return None
     what = pick(choices)
-    if what == "deck":
+    if what == "guardians":
+        lab = s["labyrinths"][pick(sorted(s["labyrinths"]))]
+        first = 1 if lab["face_up"] else 0
+        i = pick(range(first + 1, len(lab["deck"])))
+        lab["deck"][first], lab["deck"][i] = lab["deck"][i], lab["deck"][first]
+    elif what == "deck":
         i = pick(range(1, len(s["deck"])))
         s["deck"][0], s["deck"][i] = s["deck"][i], s["deck"][0]
     elif what == "card":

@@ -10,6 +10,7 @@ from games.core.types import Event, Orders
 
 from .. import catalog
 from ..state import SEATS, State, alive, other
+from . import labyrinth
 from .combat import Events
 from .domes import adventure, reinforce
 from .fire import condition_holds, fire_phase, opfire_phase
@@ -30,14 +31,16 @@ def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[Stat
     for i, seat in enumerate(SEATS):
         team = roster[i * size:(i + 1) * size]
         for key in team:
-            card = deck.pop(0)
             state["chars"][key] = {"team": seat, "status": "reserve", "space": None,
                                    "down": False,
-                                   "health": catalog.character(key)["health"],
-                                   "cards": [{"card": card, "revealed": False}]}
-            events.append(Event("dealt_card", {"char": key, "card": card}, (seat,)))
+                                   "health": catalog.character(key)["health"], "cards": []}
+            if options.get("starting_card", True):
+                card = deck.pop(0)
+                state["chars"][key]["cards"].append({"card": card, "revealed": False})
+                events.append(Event("dealt_card", {"char": key, "card": card}, (seat,)))
         events.append(Event("team", {"team": seat, "chars": team}))
     state["deck"] = deck
+    labyrinth.setup(state, rng)
     return state, events
 
 
@@ -98,6 +101,8 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
                 {seat: _conditional(state, items[seat], {"melee", "hold"}, moved)
                  for seat in (team, waiting)})
     adventure(state, rng, events, team)
+    labyrinth.adventure(state, rng, events, team,
+                        _plain(items[team], {"challenge", "mercy"}))
     reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])
     check_end(state, events)
     if not state["over"]:
@@ -108,8 +113,9 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
 
 
 def check_end(state: State, events: Events) -> None:
-    """Elimination ends the game at once; after the last round the team with more
-    characters alive wins, a tie plays on (sudden death) for up to three more rounds."""
+    """Elimination ends the game at once. After the last round the points count: one for
+    more characters alive, one per labyrinth led; a tie plays on (sudden death) until it
+    is broken, for up to three more rounds."""
     counts = {seat: len(alive(state, seat)) for seat in SEATS}
     if not all(counts.values()):
         standing = [s for s in SEATS if counts[s]]
@@ -122,12 +128,16 @@ def check_end(state: State, events: Events) -> None:
     past = state["round"] > state["rounds"] or (end_of_round and state["round"] == state["rounds"])
     if not past:
         return
-    white, black = counts[SEATS[0]], counts[SEATS[1]]
+    score = labyrinth.points(state)
+    if counts[SEATS[0]] != counts[SEATS[1]]:
+        score[max(SEATS, key=lambda s: counts[s])] += 1
+    white, black = score[SEATS[0]], score[SEATS[1]]
+    detail = (f"{white} to {black} points ({counts[SEATS[0]]} to {counts[SEATS[1]]} "
+              f"characters alive)")
     if white != black:
-        winner = SEATS[0] if white > black else SEATS[1]
-        finish(state, events, winner, f"time: {white} to {black} characters alive")
+        finish(state, events, SEATS[0] if white > black else SEATS[1], f"time: {detail}")
     elif end_of_round and state["round"] >= state["rounds"] + 3:
-        finish(state, events, None, f"time: still {white} to {black} after sudden death")
+        finish(state, events, None, f"time: still {detail} after sudden death")
 
 
 def finish(state: State, events: Events, winner: str | None, summary: str) -> None:

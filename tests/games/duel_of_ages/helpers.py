@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.rng import ScriptedRng
-from games.duel_of_ages import catalog
+from games.duel_of_ages import catalog, hexmap
 from games.duel_of_ages.engine import ENGINE
 from games.duel_of_ages.state import SEATS
 
 
 def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
          rounds: int = 10, standing: dict[str, list] | None = None,
-         ground: dict[str, list[str]] | None = None) -> dict[str, Any]:
+         ground: dict[str, list[str]] | None = None,
+         labyrinths: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """chars: KEY -> (team, space or "reserve"/"dead", [cards], health or None).
 
     A space written "B5/t" is the tunnel under B5; a card written "LONGBOW!" is
@@ -42,6 +43,12 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
     state["deck"] = [c for c in sorted(catalog.equipment()) if c not in used]
     if standing:
         state["standing"].update(standing)
+    state["labyrinths"] = {
+        age: {"deck": sorted(k for k, g in catalog.guardians().items() if g["age"] == age),
+              "face_up": False, "positions": {s: len(spaces) - 1 for s in SEATS}}
+        for age, spaces in hexmap.labyrinths().items()}
+    for age, where in (labyrinths or {}).items():
+        state["labyrinths"][age].update(where)
     assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
     return state
 

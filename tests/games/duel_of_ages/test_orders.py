@@ -21,6 +21,8 @@ def position():
     ("White", "REINFORCE ines\nHOLD DEX", "REINFORCE INES\nHOLD DEX"),
     ("White", "MELEE DEX AT KORVATH WITH natural", "MELEE DEX AT KORVATH WITH NATURAL"),
     ("White", "SURRENDER", "SURRENDER"),
+    ("White", "challenge dex", "CHALLENGE DEX"),
+    ("White", "MERCY DEX", "MERCY DEX"),
     ("Black", "IF ENEMY ENTERS LOS THEN FIRE TAMSIN",
      "IF ENEMY ENTERS LOS THEN FIRE TAMSIN"),
     ("Black", "if dex moves then opfire tamsin else hold tamsin",
@@ -55,6 +57,8 @@ def test_canonical_orders(seat, text, canonical):
     ("White", "IF ENEMY ENTERS LOS THEN FIRE DEX", 1, "only the waiting team", "FIRE"),
     ("White", "MELEE DEX WITH ROCK", 1, "unknown melee weapon", ""),
     ("White", "SURRENDER NOW", 1, "takes nothing", ""),
+    ("Black", "CHALLENGE TAMSIN", 1, "not Black's turn", ""),
+    ("White", "CHALLENGE DEX NOW", 1, "name just the character", "CHALLENGE DEX"),
 ])
 def test_order_errors(seat, text, line, message, hint):
     with pytest.raises(OrdersInvalid) as exc:
@@ -72,6 +76,8 @@ def test_every_error_is_reported():
     assert exc.value.accepted == ["FIRE DEX"]
 
 
-def test_default_orders_fire_at_will():
+def test_default_orders_fire_at_will_and_challenge():
+    # DEX stands on the colonial red eye, where White's guardian position starts.
     orders = ENGINE.default_orders(position(), "White")
-    assert orders.default and orders.text == "FIRE DEX"
+    assert orders.default and orders.text == "FIRE DEX\nCHALLENGE DEX"
+    assert ENGINE.default_orders(position(), "Black").text == "FIRE TAMSIN"

@@ -1,6 +1,8 @@
 """Hidden information: unrevealed cards and standing plans stay with their team; reports
 show each reader only what he may see; the board is an SVG of a view."""
 
+import pytest
+
 from games.core.rng import Rng
 from games.core.types import filter_events
 from games.duel_of_ages.engine import ENGINE
@@ -69,3 +71,16 @@ def test_perturbation_keeps_the_readers_view():
 def test_board_is_svg_of_the_view():
     svg = ENGINE.board(ENGINE.view(position(), None))
     assert svg.startswith("<svg") and "D9" in svg and "DEX" in svg and "LONGBOW" not in svg
+
+
+@pytest.mark.parametrize("options, cards", [({}, 1), ({"starting_card": False}, 0)])
+def test_setup_deals_teams_and_maybe_a_card(options, cards):
+    state, events = ENGINE.setup(["White", "Black"], {"team_size": 3, **options},
+                                 Rng("s" * 64, "setup"))
+    assert ENGINE.invariants(state) == []
+    assert [len(c["cards"]) for c in state["chars"].values()] == [cards] * 6
+    assert len([e for e in events if e.kind == "dealt_card"]) == 6 * cards
+    assert all(lab["positions"] == {"White": 2, "Black": 2}
+               for lab in state["labyrinths"].values())
+    decision = ENGINE.decision(state)
+    assert decision.seats == ["White"]          # nobody is on the map yet

@@ -1,0 +1,123 @@
+"""Labyrinths: guardian decks, guardian positions, challenges, chain reactions, begging
+for mercy, and the victory points they are worth."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from .. import catalog, challenge, hexmap
+from ..state import SEATS, State
+from .combat import Events
+from .domes import place_in_dome
+
+
+def setup(state: State, rng: RngBase) -> None:
+    """Each labyrinth's guardians shuffled face down; both teams on the red eye."""
+    state["labyrinths"] = {}
+    for age, spaces in hexmap.labyrinths().items():
+        deck = sorted(k for k, g in catalog.guardians().items() if g["age"] == age)
+        state["labyrinths"][age] = {
+            "deck": rng.shuffle(f"guardians/{age}", deck), "face_up": False,
+            "positions": {seat: len(spaces) - 1 for seat in SEATS}}
+
+
+def guardian_space(state: State, age: str, team: str) -> str:
+    return hexmap.labyrinths()[age][state["labyrinths"][age]["positions"][team]]
+
+
+def draw(state: State, events: Events, char: str, count: int) -> None:
+    """Cards come face down from the deck (none when it is empty); above four, the newest
+    are discarded."""
+    c = state["chars"][char]
+    got = []
+    for _ in range(count):
+        if state["deck"]:
+            got.append(state["deck"].pop(0))
+    c["cards"] += [{"card": k, "revealed": False} for k in got]
+    extra = c["cards"][4:]
+    c["cards"] = c["cards"][:4]
+    state["discard"] += [e["card"] for e in extra]
+    events.append(Event("draw", {"char": char, "count": len(got),
+                                 "discarded": [e["card"] for e in extra]}))
+    events.append(Event("draw_cards", {"char": char, "cards": got}, (c["team"],)))
+
+
+def challenge_guardian(state: State, rng: RngBase, events: Events, char: str, age: str
+                       ) -> None:
+    lab = state["labyrinths"][age]
+    team = state["chars"][char]["team"]
+    key = lab["deck"][0]
+    lab["face_up"] = True
+    guardian = catalog.guardians()[key]
+    me = catalog.character(char)
+    bonus = 1 if me["age"] == age else 0
+    number = challenge.challenge_number(me[guardian["rating"]], guardian["against"], bonus)
+    result = challenge.roll(rng, f"guardian/{char}", number)
+    events.append(Event("guardian", {"char": char, "age": age, "guardian": key,
+                                     "bonus": bonus, **result,
+                                     "results": guardian[result["level"]]}))
+    for effect in guardian[result["level"]]:
+        if effect == "defeated":
+            lab["deck"] = lab["deck"][1:] + [key]
+            lab["face_up"] = False
+            lab["positions"][team] = max(0, lab["positions"][team] - 1)
+            events.append(Event("guardian_defeated", {"age": age, "guardian": key,
+                                                      "team": team,
+                                                      "space": guardian_space(state, age,
+                                                                              team)}))
+        elif effect.startswith("draw"):
+            draw(state, events, char, int(effect.split()[1]))
+        elif effect == "lose":
+            c = state["chars"][char]
+            state["discard"] += [e["card"] for e in c["cards"]]
+            events.append(Event("cards_lost_all", {"char": char,
+                                                   "cards": [e["card"] for e in c["cards"]]}))
+            c["cards"] = []
+        else:
+            place_in_dome(state, rng, events, char, effect)
+
+
+def adventure(state: State, rng: RngBase, events: Events, team: str,
+              orders: list[dict[str, Any]]) -> None:
+    """CHALLENGE orders are tried again after every challenge, so a guardian position
+    that moves under (or stays with) another ready character lets him go next."""
+    done: set[str] = set()
+    progress = True
+    while progress:
+        progress = False
+        for order in orders:
+            key = order["char"]
+            c = state["chars"][key]
+            if key in done or c["status"] != "map" or c.get("down"):
+                continue
+            for age in state["labyrinths"]:
+                spaces = hexmap.labyrinths()[age]
+                if order["op"] == "mercy" and c["space"] == spaces[-1]:
+                    done.add(key)
+                    lab = state["labyrinths"][age]
+                    events.append(Event("mercy", {"char": key, "age": age,
+                                                  "guardian": lab["deck"][0]
+                                                  if lab["face_up"] else None}))
+                    lab["deck"] = lab["deck"][1:] + lab["deck"][:1]
+                    lab["face_up"] = False
+                    place_in_dome(state, rng, events, key, "dismissed")
+                    progress = True
+                    break
+                if order["op"] == "challenge" and c["space"] == guardian_space(state, age, team):
+                    done.add(key)
+                    challenge_guardian(state, rng, events, key, age)
+                    progress = True
+                    break
+
+
+def points(state: State) -> dict[str, int]:
+    """One point per labyrinth where a team's guardian position is nearer the entrance."""
+    score = {seat: 0 for seat in SEATS}
+    for lab in state["labyrinths"].values():
+        a, b = (lab["positions"][s] for s in SEATS)
+        if a != b:
+            score[SEATS[0] if a < b else SEATS[1]] += 1
+    return score
