@@ -69,6 +69,9 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                 lines.append(f"CHALLENGE {key}")
             elif here in {s[-1] for s in hexmap.labyrinths().values()} and pick(range(6)) == 0:
                 lines.append(f"MERCY {key}")
+            cards = state["chars"][key]["cards"]
+            if cards and pick(range(12)) == 0:
+                lines.append(f"DESTROY {key} {pick(cards)['card']}")
         reserve = chars(state, seat, "reserve")
         if reserve and pick([0, 1]):
             lines.append(f"REINFORCE {pick(reserve)}")

@@ -20,6 +20,7 @@ from . import report as report_mod
 from . import view as view_mod
 from .orders import parse
 from .rules import turn
+from .rules.labyrinth import guardian_space
 from .state import SEATS, chars, invariants, on_map, other
 
 
@@ -58,11 +59,14 @@ class DuelOfAgesEngine(Engine):
         mine = on_map(state, seat)
         first = (mine or chars(state, seat))[0]
         if moving:
+            guardians = {guardian_space(state, age, seat) for age in state["labyrinths"]}
             choices = [f"FIRE {k}" for k in mine] + [f"MOVE {k} TO <space>" for k in mine] + [
-                f"REINFORCE {k}" for k in chars(state, seat, "reserve")]
-            return {"title": f"Team {seat}: fire, move, melee, reinforce",
-                    "help": "Characters who fire do not move. Two reserve characters enter "
-                            "each turn; REINFORCE picks which.",
+                f"REINFORCE {k}" for k in chars(state, seat, "reserve")] + [
+                f"CHALLENGE {k}" for k in mine if state["chars"][k]["space"] in guardians]
+            return {"title": f"Team {seat}: fire, move, melee, adventure, reinforce",
+                    "help": "Characters who fire do not move. A character on your guardian "
+                            "position may CHALLENGE the guardian. Two reserve characters "
+                            "enter each turn; REINFORCE picks which.",
                     "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
                     "example": f"MOVE {first} TO F5\nREINFORCE {first}"}
         return {"title": f"Team {seat}: opportunity fire and melee",

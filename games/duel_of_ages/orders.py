@@ -140,6 +140,20 @@ def _adventure(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return {"char": key}
 
 
+def _destroy(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    if len(tokens) != 2:
+        raise OrderSyntax("DESTROY names a character and one of his cards",
+                          f"e.g. DESTROY {key} LONGBOW")
+    state = ctx[0]
+    carried = [e["card"] for e in state["chars"][key]["cards"]]
+    card = tokens[1].upper()
+    if card not in carried:
+        raise OrderSyntax(f"{key} does not carry {tokens[1]!r}",
+                          "he carries: " + (", ".join(carried) or "nothing"))
+    return {"char": key, "card": card}
+
+
 def _surrender(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     if tokens:
         raise OrderSyntax("SURRENDER takes nothing after it")
@@ -165,6 +179,8 @@ def render(order: dict[str, Any]) -> str:
         return f"MOVE {order['char']} TO " + " ".join(order["to"])
     if op == "surrender":
         return "SURRENDER"
+    if op == "destroy":
+        return f"DESTROY {order['char']} {order['card']}"
     text = f"{op.upper()} {order['char']}"
     for word in ("at", "in", "with"):
         if word in order:
@@ -174,10 +190,10 @@ def render(order: dict[str, Any]) -> str:
 
 GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _melee,
                    "HOLD": _hold, "REINFORCE": _reinforce, "SURRENDER": _surrender,
-                   "CHALLENGE": _adventure, "MERCY": _adventure},
+                   "CHALLENGE": _adventure, "MERCY": _adventure, "DESTROY": _destroy},
                   condition=_condition, render=render)
 
-ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy"}
+ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy"}
 
 
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:

@@ -11,7 +11,7 @@ from games.core.types import Event, Orders
 from .. import catalog
 from ..state import SEATS, State, alive, other
 from . import labyrinth
-from .combat import Events
+from .combat import Events, lose_card
 from .domes import adventure, reinforce
 from .fire import condition_holds, fire_phase, opfire_phase
 from .melee import melee_phase
@@ -92,6 +92,7 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
         if any(i.get("order", {}).get("op") == "surrender" for i in items[seat]):
             finish(state, events, other(seat), f"{seat} surrendered")
             return events
+    free_actions(state, events, _plain(items[team], {"destroy"}))
     fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
     moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired)
     if moved:
@@ -110,6 +111,14 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
             state["round"] += 1
         state["active"] = waiting
     return events
+
+
+def free_actions(state: State, events: Events, orders: list[dict[str, Any]]) -> None:
+    """The Free Action phase: the only free action here is destroying a carried card."""
+    for order in orders:
+        c = state["chars"][order["char"]]
+        if c["status"] != "dead" and any(e["card"] == order["card"] for e in c["cards"]):
+            lose_card(state, events, order["char"], order["card"], "destroyed")
 
 
 def check_end(state: State, events: Events) -> None:

@@ -23,6 +23,7 @@ def position():
     ("White", "SURRENDER", "SURRENDER"),
     ("White", "challenge dex", "CHALLENGE DEX"),
     ("White", "MERCY DEX", "MERCY DEX"),
+    ("White", "destroy dex longbow", "DESTROY DEX LONGBOW"),
     ("Black", "IF ENEMY ENTERS LOS THEN FIRE TAMSIN",
      "IF ENEMY ENTERS LOS THEN FIRE TAMSIN"),
     ("Black", "if dex moves then opfire tamsin else hold tamsin",
@@ -58,6 +59,8 @@ def test_canonical_orders(seat, text, canonical):
     ("White", "MELEE DEX WITH ROCK", 1, "unknown melee weapon", ""),
     ("White", "SURRENDER NOW", 1, "takes nothing", ""),
     ("Black", "CHALLENGE TAMSIN", 1, "not Black's turn", ""),
+    ("White", "DESTROY DEX SPEAR", 1, "does not carry", "he carries: LONGBOW"),
+    ("White", "DESTROY DEX", 1, "names a character and one of his cards", "DESTROY DEX"),
     ("White", "CHALLENGE DEX NOW", 1, "name just the character", "CHALLENGE DEX"),
 ])
 def test_order_errors(seat, text, line, message, hint):

@@ -68,3 +68,12 @@ def test_picking_up_in_the_start_space_draws_opportunity_fire():
     _, events = play(state, {"White": "MOVE DEX TO PICKUP", "Black": "FIRE TAMSIN"},
                      [("opfire/hit", 6), ("opfire/hit", 5)])
     assert kinds(events, "attack")[0]["space"] == "F6"
+
+
+def test_destroying_a_card_is_a_free_action():
+    state = make({"DEX": ("White", "F6", ["SPEAR", "SLING"])})
+    after, events = play(state, {"White": "DESTROY DEX SPEAR\nMOVE DEX TO F5"}, [])
+    assert [e["card"] for e in after["chars"]["DEX"]["cards"]] == ["SLING"]
+    assert after["discard"] == ["SPEAR"]
+    assert after["chars"]["DEX"]["space"] == "F5"      # free: he still moves
+    assert kinds(events, "card_lost")[0]["why"] == "destroyed"
