@@ -61,11 +61,47 @@ TOWERS = {
 }
 
 
+KNOWLEDGE = {"FOPP": (-1, "banished"), "FAIL": (0, "dismissed"), "SQUEAK": (1, "dismissed"),
+             "PASS": (2, "dismissed"), "AMAZE": (4, "dismissed")}
+"""Tower of Knowledge: how many enemy cards are revealed (-1: all the challenger's own)."""
+
+
+def reveal_cards(state: State, events: Events, team: str, count: int | None) -> None:
+    """Turn `count` (None: all) of a team's face-down cards face up. Designed: the team
+    shows them in roster and carrying order, as the rulebook's "their choice" would need
+    a further decision from the enemy."""
+    for key in chars(state, team):
+        for entry in state["chars"][key]["cards"]:
+            if count is not None and count <= 0:
+                return
+            if state["chars"][key]["status"] != "dead" and not entry["revealed"]:
+                entry["revealed"] = True
+                events.append(Event("reveal", {"char": key, "card": entry["card"]}))
+                count = None if count is None else count - 1
+
+
 def adventure(state: State, rng: RngBase, events: Events, team: str) -> None:
     """Each character of the team standing in a tower must challenge it."""
     for space, kind in sorted(hexmap.towers().items()):
         for key in at(state, space, team):
             me = catalog.character(key)
+            if kind == "knowledge":
+                number = challenge.challenge_number(me["wits"], "blue")
+                result = challenge.roll(rng, f"tower/{key}", number)
+                shown, then = KNOWLEDGE[result["level"]]
+                events.append(Event("tower", {"char": key, "tower": kind, "rating": "wits",
+                                              **result, "damage": 0, "heal": 0,
+                                              "then": then}))
+                if shown < 0:
+                    for entry in state["chars"][key]["cards"]:
+                        if not entry["revealed"]:
+                            entry["revealed"] = True
+                            events.append(Event("reveal", {"char": key,
+                                                           "card": entry["card"]}))
+                else:
+                    reveal_cards(state, events, other(team), shown)
+                place_in_dome(state, rng, events, key, then)
+                continue
             if kind == "desperation":
                 number = challenge.challenge_number(me["wits"], "green")
                 rating = "wits"

@@ -57,3 +57,25 @@ def test_towers(tower, rolls, health, status, how):
         placed = kinds(events, "placed")[0]
         assert (placed["how"], placed["space"]) == (how, "K5")
         assert placed["roller"] == ("Black" if how == "banished" else "White")
+
+
+@pytest.mark.parametrize("rolls, level, shown_enemy, shown_own, how", [
+    ((1, 1), "AMAZE", 3, 0, "dismissed"),     # up to four: all three the enemy has
+    ((2, 3), "PASS", 2, 0, "dismissed"),
+    ((4, 4), "SQUEAK", 1, 0, "dismissed"),
+    ((5, 5), "FAIL", 0, 0, "dismissed"),
+    ((6, 6), "FOPP", 0, 1, "banished"),       # discovered: shows his own cards
+])
+def test_tower_of_knowledge(rolls, level, shown_enemy, shown_own, how):
+    # DEX: Wits green vs blue = 8.
+    state = make({"DEX": ("White", "H3", ["SLING"]),
+                  "KORVATH": ("Black", "reserve", ["SPEAR", "WARAXE!"]),
+                  "SEVEN": ("Black", "J1", ["CARBINE", "CUTLASS"])})
+    script = [("tower/DEX", rolls[0]), ("tower/DEX", rolls[1]), (f"{how}/DEX", 4)]
+    after, events = play(state, {"White": ""}, script)
+    assert kinds(events, "tower")[0]["level"] == level
+    revealed = [r for r in kinds(events, "reveal")]
+    assert len([r for r in revealed if r["char"] != "DEX"]) == shown_enemy
+    assert len([r for r in revealed if r["char"] == "DEX"]) == shown_own
+    if shown_enemy:
+        assert revealed[0] == {"char": "KORVATH", "card": "SPEAR"}   # roster order
