@@ -36,6 +36,10 @@ def _card(x: int, y: int, card: dict[str, Any] | None, *, face_up: bool = True,
 def svg(view: dict[str, Any]) -> str:
     parts: list[str] = []
     players = view.get("players", {})
+    widest = max([len(p.get("queue", [])) for p in players.values()] +
+                 [len(p.get("hand") or [])
+                  for seat, p in players.items() if seat == view.get("viewer")] + [0])
+    width = max(480, 20 + min(widest, 10) * (CARD_W + 8))
     y = 10
     for seat, p in players.items():
         me = seat == view.get("viewer")
@@ -55,4 +59,4 @@ def svg(view: dict[str, Any]) -> str:
             for i, card in enumerate(p["hand"][:10]):
                 parts += _card(10 + i * (CARD_W + 6), y + 10, card)
             y += CARD_H + 22
-    return document(1020, max(y, 100), parts, "duelists board")
+    return document(width, max(y, 100), parts, "duelists board")
