@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import hexmap
+from . import catalog, hexmap
 from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
 from .state import State, chars, on_map, other, position, ranged_card
@@ -72,6 +72,11 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
             cards = state["chars"][key]["cards"]
             if cards and pick(range(12)) == 0:
                 lines.append(f"DESTROY {key} {pick(cards)['card']}")
+            kinds = {catalog.card(e["card"])["kind"] for e in cards}
+            if "medical" in kinds and pick([0, 1]):
+                lines.append(f"HEAL {key}")
+            if "mount" in kinds and pick([0, 1, 2]):
+                lines.append(pick([f"RIDE {key}", f"DISMOUNT {key}"]))
         reserve = chars(state, seat, "reserve")
         if reserve and pick([0, 1]):
             lines.append(f"REINFORCE {pick(reserve)}")

@@ -154,6 +154,28 @@ def _destroy(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return {"char": key, "card": card}
 
 
+def _carried(tokens: list[str], ctx: Ctx, kind: str) -> dict[str, Any]:
+    """HEAL / RIDE <character> [WITH <card>]: the character must carry such a card."""
+    key = _own(tokens, ctx)
+    opts = _options(tokens[1:], {"WITH"})
+    state = ctx[0]
+    fitting = [e["card"] for e in state["chars"][key]["cards"]
+               if catalog.card(e["card"])["kind"] == kind]
+    if not fitting:
+        raise OrderSyntax(f"{key} carries no {kind} card")
+    order: dict[str, Any] = {"char": key}
+    if "WITH" in opts:
+        order["with"] = expect_word(opts["WITH"], fitting, f"{kind} card")
+    return order
+
+
+def _dismount(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    key = _own(tokens, ctx)
+    if len(tokens) != 1:
+        raise OrderSyntax("DISMOUNT takes one character")
+    return {"char": key}
+
+
 def _surrender(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     if tokens:
         raise OrderSyntax("SURRENDER takes nothing after it")
@@ -190,10 +212,14 @@ def render(order: dict[str, Any]) -> str:
 
 GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _melee,
                    "HOLD": _hold, "REINFORCE": _reinforce, "SURRENDER": _surrender,
-                   "CHALLENGE": _adventure, "MERCY": _adventure, "DESTROY": _destroy},
+                   "CHALLENGE": _adventure, "MERCY": _adventure, "DESTROY": _destroy,
+                   "HEAL": lambda t, c: _carried(t, c, "medical"),
+                   "RIDE": lambda t, c: _carried(t, c, "mount"),
+                   "DISMOUNT": _dismount},
                   condition=_condition, render=render)
 
-ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy"}
+ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy", "heal", "ride",
+               "dismount"}
 
 
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:

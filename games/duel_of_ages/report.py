@@ -98,6 +98,12 @@ def line(event: Event) -> str | None:
     if kind == "draw_cards":
         return f"- (secret) {d['char']} drew: " + (", ".join(_card(c) for c in d["cards"])
                                                    or "nothing, the deck is empty") + "."
+    if kind == "healed":
+        return f"- {d['char']} uses the {_card(d['card'])}: {d['health']} health back."
+    if kind == "mount":
+        if d["card"] is None:
+            return f"- {d['char']} leaves his mount."
+        return f"- {d['char']} rides the {_card(d['card'])}."
     if kind == "defaulted":
         return f"- Team {d['seat']} sent no orders; standard orders were used."
     if kind == "game_over":

@@ -88,6 +88,8 @@ def invariants(state: State) -> list[str]:
             problems.append(f"{key} is off the map but has a space")
         if c["status"] == "dead" and c["health"] > 0:
             problems.append(f"{key} is dead with health left")
+        if c.get("mount") and c["mount"] not in [e["card"] for e in c["cards"]]:
+            problems.append(f"{key} rides a mount he does not carry")
         if len(c["cards"]) > 4:
             problems.append(f"{key} carries more than 4 cards")
         seen_cards += [e["card"] for e in c["cards"]]

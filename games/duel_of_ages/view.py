@@ -20,6 +20,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         entry: dict[str, Any] = {"team": c["team"], "title": catalog.character(key)["title"],
                                  "status": c["status"], "space": c["space"],
                                  "down": c.get("down", False),
+                                 "mount": c.get("mount"),
                                  "health": c["health"],
                                  "max_health": catalog.character(key)["health"]}
         if own:

@@ -135,7 +135,7 @@ def eliminate(state: State, events: Events, char: str) -> None:
     c = state["chars"][char]
     space, down = c["space"], c.get("down", False)
     c["status"], c["space"], c["health"], c["down"] = "dead", None, 0, False
-    cards, c["cards"] = c["cards"], []
+    cards, c["cards"], c["mount"] = c["cards"], [], None
     data: dict[str, Any] = {"char": char, "space": space}
     if space is not None and cards and hexmap.terrain()[space] not in hexmap.SEALED:
         state["ground"].setdefault(pile_key(space, down), []).extend(cards)
@@ -147,6 +147,8 @@ def eliminate(state: State, events: Events, char: str) -> None:
 
 
 def lose_card(state: State, events: Events, char: str, card: str, why: str) -> None:
+    if state["chars"][char].get("mount") == card:
+        state["chars"][char]["mount"] = None
     cards = state["chars"][char]["cards"]
     for entry in list(cards):
         if entry["card"] == card:

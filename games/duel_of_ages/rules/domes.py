@@ -121,7 +121,7 @@ def adventure(state: State, rng: RngBase, events: Events, team: str) -> None:
                 state["discard"] += [e["card"] for e in c["cards"]]
                 events.append(Event("cards_lost_all", {"char": key,
                                                        "cards": [e["card"] for e in c["cards"]]}))
-                c["cards"] = []
+                c["cards"], c["mount"] = [], None
             if then == "killed" or c["health"] == 0:
                 eliminate(state, events, key)
             else:

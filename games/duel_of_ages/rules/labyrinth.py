@@ -75,7 +75,7 @@ def challenge_guardian(state: State, rng: RngBase, events: Events, char: str, ag
             state["discard"] += [e["card"] for e in c["cards"]]
             events.append(Event("cards_lost_all", {"char": char,
                                                    "cards": [e["card"] for e in c["cards"]]}))
-            c["cards"] = []
+            c["cards"], c["mount"] = [], None
         else:
             place_in_dome(state, rng, events, char, effect)
 

@@ -64,6 +64,16 @@ def pick_up(state: State, events: Events, char: str, pile: str) -> None:
                         (c["team"],)))
 
 
+def move_points(state: State, char: str) -> int:
+    """Speed, or the mount's: a mount in use replaces or adds to it."""
+    speed = catalog.character(char)["speed"]
+    mount = state["chars"][char].get("mount")
+    if mount:
+        card = catalog.card(mount)
+        speed = card.get("speed", speed) + card.get("add", 0)
+    return speed
+
+
 def walk(state: State, char: str, waypoints: list[str], events: Events
          ) -> dict[str, Any]:
     """Move along the cheapest route through the waypoints until points, an enemy or a
@@ -71,8 +81,9 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
     positions moved into (going down a tunnel enters no new surface space)."""
     c = state["chars"][char]
     team = c["team"]
-    speed = catalog.character(char)["speed"]
+    speed = move_points(state, char)
     points = speed
+    riding = catalog.card(c["mount"]) if c.get("mount") else {}
     steps: list[list[Any]] = []
     spent = False
     stop = None
@@ -94,6 +105,10 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
             continue
         if kind == "surface" and not _can_step(state, space):
             stop = "the way is blocked"
+            break
+        if kind == "surface" and riding.get("no_building") \
+                and hexmap.terrain()[space] == "building":
+            stop = "the mount cannot enter a building"
             break
         price = hexmap.cost(space) if kind == "surface" else 1
         if price > points and not (points == speed and not spent):
@@ -124,7 +139,7 @@ def leave_dome(state: State, char: str) -> dict[str, Any]:
         if _can_step(state, space):
             c["space"] = space
             return {"steps": [[space, False]], "stop": "had to leave the dome",
-                    "spent": catalog.character(char)["speed"]}
+                    "spent": move_points(state, char)}
     return {"steps": [], "stop": "no way out of the dome", "spent": 0}
 
 

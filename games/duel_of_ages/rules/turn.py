@@ -11,7 +11,7 @@ from games.core.types import Event, Orders
 from .. import catalog
 from ..state import SEATS, State, alive, other
 from . import labyrinth
-from .combat import Events, lose_card
+from .combat import Events, lose_card, reveal
 from .domes import adventure, reinforce
 from .fire import condition_holds, fire_phase, opfire_phase
 from .melee import melee_phase
@@ -92,7 +92,7 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
         if any(i.get("order", {}).get("op") == "surrender" for i in items[seat]):
             finish(state, events, other(seat), f"{seat} surrendered")
             return events
-    free_actions(state, events, _plain(items[team], {"destroy"}))
+    free_actions(state, events, _plain(items[team], {"destroy", "heal", "ride", "dismount"}))
     fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
     moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired)
     if moved:
@@ -114,11 +114,47 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
 
 
 def free_actions(state: State, events: Events, orders: list[dict[str, Any]]) -> None:
-    """The Free Action phase: the only free action here is destroying a carried card."""
+    """The Free Action phase: destroying a carried card, one medical card per character,
+    choosing or leaving a mount."""
+    healed: set[str] = set()
     for order in orders:
-        c = state["chars"][order["char"]]
-        if c["status"] != "dead" and any(e["card"] == order["card"] for e in c["cards"]):
-            lose_card(state, events, order["char"], order["card"], "destroyed")
+        key = order["char"]
+        c = state["chars"][key]
+        if c["status"] == "dead":
+            continue
+        if order["op"] == "destroy":
+            if any(e["card"] == order["card"] for e in c["cards"]):
+                lose_card(state, events, key, order["card"], "destroyed")
+                if c.get("mount") == order["card"]:
+                    c["mount"] = None
+        elif order["op"] == "heal" and key not in healed:
+            card = _usable(state, key, "medical", order.get("with"))
+            wound = catalog.character(key)["health"] - c["health"]
+            if card and wound > 0:
+                healed.add(key)
+                reveal(state, events, key, card)
+                gain = min(wound, catalog.card(card)["heal"])
+                c["health"] += gain
+                events.append(Event("healed", {"char": key, "card": card, "health": gain}))
+                lose_card(state, events, key, card, "used up")
+        elif order["op"] == "ride":
+            card = _usable(state, key, "mount", order.get("with"))
+            if card:
+                reveal(state, events, key, card)
+                c["mount"] = card
+                events.append(Event("mount", {"char": key, "card": card}))
+        elif order["op"] == "dismount" and c.get("mount"):
+            events.append(Event("mount", {"char": key, "card": None}))
+            c["mount"] = None
+
+
+def _usable(state: State, key: str, kind: str, wanted: str | None) -> str | None:
+    for entry in state["chars"][key]["cards"]:
+        card = entry["card"]
+        if catalog.card(card)["kind"] == kind and wanted in (None, card) \
+                and catalog.can_use(key, card):
+            return card
+    return None
 
 
 def check_end(state: State, events: Events) -> None:

@@ -77,3 +77,30 @@ def test_destroying_a_card_is_a_free_action():
     assert after["discard"] == ["SPEAR"]
     assert after["chars"]["DEX"]["space"] == "F5"      # free: he still moves
     assert kinds(events, "card_lost")[0]["why"] == "destroyed"
+
+
+@pytest.mark.parametrize("health, card, after_health, used", [
+    (2, "FIELDKIT", 5, True),      # heals 3
+    (4, "FIELDKIT", 5, True),      # never above the maximum
+    (5, "FIELDKIT", 5, False),     # not wounded: the card is kept
+    (1, "TONIC", 3, True),
+])
+def test_medical_cards(health, card, after_health, used):
+    state = make({"DEX": ("White", "F6", [card], health)})
+    after, events = play(state, {"White": f"HEAL DEX\nHEAL DEX WITH {card}"}, [])
+    assert after["chars"]["DEX"]["health"] == after_health
+    assert (after["chars"]["DEX"]["cards"] == []) is used
+    assert len(kinds(events, "healed")) == (1 if used else 0)   # one per turn
+
+
+@pytest.mark.parametrize("who, card, order, end, stop", [
+    ("SEVEN", "JUMPPACK", "RIDE SEVEN\nMOVE SEVEN TO H9", "H9", None),   # 6 of 4 + 2
+    ("SEVEN", "JUMPPACK", "MOVE SEVEN TO H9", "G9", "out of move points"),
+    ("OBED", "WARHORSE", "RIDE OBED\nMOVE OBED TO H9", "G9",
+     "the mount cannot enter a building"),
+])
+def test_mounts(who, card, order, end, stop):
+    state = make({who: ("White", "D9", [card])})
+    after, events = play(state, {"White": order}, [])
+    assert after["chars"][who]["space"] == end
+    assert kinds(events, "move")[0]["stop"] == stop
