@@ -161,8 +161,9 @@ def hindrance(a: str, b: str, grenade: bool = False) -> int:
     return penalty
 
 
-def cheapest_path(start: str, goal: str) -> list[str] | None:
-    """The cheapest path by move cost (spaces after start), ties broken by space order."""
+def cheapest_path(start: str, goal: str, swamp: int = 3) -> list[str] | None:
+    """The cheapest path by move cost (spaces after start), ties broken by space order.
+    `swamp` is what a swamp costs the mover (1 for a swamp strider)."""
     if start == goal:
         return []
     best = {start: 0}
@@ -178,7 +179,7 @@ def cheapest_path(start: str, goal: str) -> list[str] | None:
             # a tower ends movement, so it can only be the goal of a route
             if not enterable(n) or (terrain()[n] == "tower" and n != goal):
                 continue
-            total = spent + cost(n)
+            total = spent + (swamp if terrain()[n] == "swamp" else cost(n))
             if total < best.get(n, 1 << 30):
                 best[n] = total
                 heapq.heappush(queue, (total, col_row(n), n, (*path, n)))

@@ -7,18 +7,30 @@ from typing import Any
 
 from games.core.rng import RngBase
 
+from .. import catalog
 from ..state import State, melee_card, on_map, other, with_me
 from .combat import Events, apply, strike
 
 
 def melee_phase(state: State, rng: RngBase, events: Events, first: str,
                 orders: dict[str, list[dict[str, Any]]]) -> None:
-    """`first` is the moving team, whose attacks are rolled first."""
-    second = [s for s in orders if s != first][0]
+    """`first` is the moving team, whose attacks are rolled first. Characters with the
+    first-strike ability land their blows before anyone else rolls; the rest strike
+    together, dead or not, with the survivors of that first wave."""
     fighters = [k for k in on_map(state)
                 if with_me(state, k, other(state["chars"][k]["team"]))]
-    if not fighters:
-        return
+    early = [k for k in fighters if "first_strike" in catalog.character(k).get("abilities", [])]
+    if early:
+        _wave(state, rng, events, first, orders, early)
+    rest = [k for k in fighters if k not in early and state["chars"][k]["status"] == "map"
+            and with_me(state, k, other(state["chars"][k]["team"]))]
+    _wave(state, rng, events, first, orders, rest)
+
+
+def _wave(state: State, rng: RngBase, events: Events, first: str,
+          orders: dict[str, list[dict[str, Any]]], fighters: list[str]) -> None:
+    """One simultaneous round of blows: all rolled, then all applied."""
+    second = [s for s in orders if s != first][0]
     records = []
     for team in (first, second):
         chosen: dict[str, dict[str, Any]] = {}

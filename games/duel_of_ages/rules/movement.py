@@ -22,9 +22,16 @@ def _can_step(state: State, space: str) -> bool:
     return not (hexmap.terrain()[space] == "tower" and at(state, space))
 
 
+def swamp_cost(state: State, char: str) -> int:
+    """A swamp strider pays 1 for swamp, but not while riding a mount."""
+    strider = "swamp_stride" in catalog.character(char).get("abilities", [])
+    return 1 if strider and not state["chars"][char].get("mount") else 3
+
+
 def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, str]]:
     """The planned route as (kind, space) steps: surface, tunnel, down or up."""
     space, down = state["chars"][char]["space"], state["chars"][char].get("down", False)
+    swamp = swamp_cost(state, char)
     plan: list[tuple[str, str]] = []
     for goal in waypoints:
         if goal == "PICKUP":
@@ -40,7 +47,8 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
             plan.append(("up", space))
             down = False
         else:
-            route = hexmap.tunnel_path(space, goal) if down else hexmap.cheapest_path(space, goal)
+            route = hexmap.tunnel_path(space, goal) if down else \
+                hexmap.cheapest_path(space, goal, swamp)
             if route is None:
                 break
             plan += [("tunnel" if down else "surface", s) for s in route]
@@ -111,6 +119,8 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
             stop = "the mount cannot enter a building"
             break
         price = hexmap.cost(space) if kind == "surface" else 1
+        if kind == "surface" and hexmap.terrain()[space] == "swamp":
+            price = swamp_cost(state, char)
         if price > points and not (points == speed and not spent):
             stop = "out of move points"
             break

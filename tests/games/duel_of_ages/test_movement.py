@@ -70,3 +70,13 @@ def test_one_space_is_always_possible_with_all_points(monkeypatch):
     after, events = play(state, {"White": "MOVE SEVEN TO B3 C3"}, [])  # swamp costs 3
     assert after["chars"]["SEVEN"]["space"] == "B3"
     assert kinds(events, "move")[0]["stop"] == "out of move points"
+
+
+@pytest.mark.parametrize("cards, ride, end", [
+    ([], "", "G3"),                          # swamps cost her 1: six spaces for 6 points
+    (["WARHORSE"], "RIDE TAMSIN\n", "E3"),   # mounted: 3 + 3 + 1 + 1 = all 8 points
+])
+def test_swamp_stride_is_lost_on_a_mount(cards, ride, end):
+    state = make({"TAMSIN": ("White", "A3", cards)})
+    after, _ = play(state, {"White": ride + "MOVE TAMSIN TO B3 C3 D3 E3 F3 G3"}, [])
+    assert after["chars"]["TAMSIN"]["space"] == end
