@@ -77,6 +77,12 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                 lines.append(f"HEAL {key}")
             if "mount" in kinds and pick([0, 1, 2]):
                 lines.append(pick([f"RIDE {key}", f"DISMOUNT {key}"]))
+        for a in mine:
+            mates = [b for b in mine if b != a
+                     and position(state, b) == position(state, a)]
+            cards = state["chars"][a]["cards"]
+            if mates and cards and pick([0, 1]):
+                lines.append(f"TRADE {a} WITH {pick(mates)} GIVE {pick(cards)['card']}")
         reserve = chars(state, seat, "reserve")
         if reserve and pick([0, 1]):
             lines.append(f"REINFORCE {pick(reserve)}")

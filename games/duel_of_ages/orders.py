@@ -169,6 +169,36 @@ def _carried(tokens: list[str], ctx: Ctx, kind: str) -> dict[str, Any]:
     return order
 
 
+def _trade(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    """TRADE <a> WITH <b> [GIVE <card> ...] [TAKE <card> ...]"""
+    a = _own(tokens, ctx)
+    hint = f"e.g. TRADE {a} WITH <team-mate> GIVE <card> TAKE <card>"
+    if len(tokens) < 3 or tokens[1].upper() != "WITH":
+        raise OrderSyntax("a trade reads TRADE <character> WITH <character> ...", hint)
+    b = _own(tokens[2:], ctx, "team-mate")
+    if a == b:
+        raise OrderSyntax("a character cannot trade with himself", hint)
+    state = ctx[0]
+    order: dict[str, Any] = {"char": a, "with": b, "give": [], "take": []}
+    mode = None
+    for token in tokens[3:]:
+        word = token.upper()
+        if word in ("GIVE", "TAKE"):
+            mode = word.lower()
+            continue
+        if mode is None:
+            raise OrderSyntax(f"unexpected {token!r}", "write GIVE or TAKE before the cards")
+        owner = a if mode == "give" else b
+        carried = [e["card"] for e in state["chars"][owner]["cards"]]
+        if word not in carried:
+            raise OrderSyntax(f"{owner} does not carry {token!r}",
+                              "he carries: " + (", ".join(carried) or "nothing"))
+        order[mode].append(word)
+    if not order["give"] and not order["take"]:
+        raise OrderSyntax("the trade moves no card", hint)
+    return order
+
+
 def _dismount(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     key = _own(tokens, ctx)
     if len(tokens) != 1:
@@ -203,6 +233,12 @@ def render(order: dict[str, Any]) -> str:
         return "SURRENDER"
     if op == "destroy":
         return f"DESTROY {order['char']} {order['card']}"
+    if op == "trade":
+        text = f"TRADE {order['char']} WITH {order['with']}"
+        for word in ("give", "take"):
+            if order[word]:
+                text += f" {word.upper()} " + " ".join(order[word])
+        return text
     text = f"{op.upper()} {order['char']}"
     for word in ("at", "in", "with"):
         if word in order:
@@ -215,11 +251,11 @@ GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _mele
                    "CHALLENGE": _adventure, "MERCY": _adventure, "DESTROY": _destroy,
                    "HEAL": lambda t, c: _carried(t, c, "medical"),
                    "RIDE": lambda t, c: _carried(t, c, "mount"),
-                   "DISMOUNT": _dismount},
+                   "DISMOUNT": _dismount, "TRADE": _trade},
                   condition=_condition, render=render)
 
 ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy", "heal", "ride",
-               "dismount"}
+               "dismount", "trade"}
 
 
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:

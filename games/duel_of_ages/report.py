@@ -98,6 +98,21 @@ def line(event: Event) -> str | None:
     if kind == "draw_cards":
         return f"- (secret) {d['char']} drew: " + (", ".join(_card(c) for c in d["cards"])
                                                    or "nothing, the deck is empty") + "."
+    if kind == "trade":
+        shown = ", ".join(_card(c) for c in d["shown"])
+        text = (f"- {d['char']} and {d['with']} trade: {d['gave']} card(s) one way, "
+                f"{d['took']} the other")
+        text += f" (face up: {shown})" if shown else ""
+        if d["discarded"]:
+            text += "; over the limit of four, discarded " + ", ".join(
+                _card(c) for c in d["discarded"])
+        return text + "."
+    if kind == "trade_cards":
+        gave = ", ".join(_card(c) for c in d["gave"]) or "nothing"
+        took = ", ".join(_card(c) for c in d["took"]) or "nothing"
+        return f"- (secret) {d['char']} gave {gave} and took {took}."
+    if kind == "no_trade":
+        return f"- {d['char']} and {d['with']} cannot trade: {d['why']}."
     if kind == "healed":
         return f"- {d['char']} uses the {_card(d['card'])}: {d['health']} health back."
     if kind == "mount":

@@ -9,6 +9,7 @@ from games.core.types import Event
 from .. import catalog, hexmap
 from ..state import State, at, on_map
 from .combat import Events, pile_key
+from .trade import trade_phase
 
 
 def _enemy_in(state: State, space: str, team: str, down: bool) -> bool:
@@ -154,8 +155,10 @@ def leave_dome(state: State, char: str) -> dict[str, Any]:
 
 
 def move_phase(state: State, events: Events, team: str, orders: list[dict[str, Any]],
-               fired: set[str]) -> dict[str, dict[str, Any]]:
-    """Carry out MOVE orders (first per character counts). Returns start and path per mover."""
+               fired: set[str], trades: list[dict[str, Any]] | None = None
+               ) -> dict[str, dict[str, Any]]:
+    """Carry out MOVE orders (first per character counts), then TRADE orders. Returns
+    start and path per mover."""
     moved: dict[str, dict[str, Any]] = {}
     starts = {k: state["chars"][k]["space"] for k in on_map(state, team)}
     under = {k for k in starts if state["chars"][k].get("down")}
@@ -181,6 +184,10 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
                 previous = moved.get(key, {"steps": [], "spent": 0})
                 record["steps"] = previous["steps"] + record["steps"]
                 moved[key] = record
+    if trades:
+        left = {k: 0 if k in fired else move_points(state, k) - moved.get(k, {}).get("spent", 0)
+                for k in starts}
+        trade_phase(state, events, trades, moved, left)
     for key, record in moved.items():
         record["start"] = starts[key]
         path = [s + ("(tunnel)" if down else "") for s, down in record["steps"]]

@@ -94,7 +94,8 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
             return events
     free_actions(state, events, _plain(items[team], {"destroy", "heal", "ride", "dismount"}))
     fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
-    moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired)
+    moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired,
+                       _plain(items[team], {"trade"}))
     if moved:
         opfire_phase(state, rng, events, waiting,
                      _conditional(state, items[waiting], {"fire"}, moved), moved)

@@ -1,0 +1,59 @@
+"""Trading cards: two team-mates in one space, each spending 2 move points, with no
+enemy there; a mount in use cannot change hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.types import Event
+
+from ..state import State, other, position, with_me
+from .combat import Events
+
+
+def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
+                moved: dict[str, dict[str, Any]], points: dict[str, int]) -> None:
+    """At the end of the team's movement; `points` is what each character has left."""
+    for order in orders:
+        a, b = order["char"], order["with"]
+        ca, cb = state["chars"][a], state["chars"][b]
+        why = None
+        if ca["status"] != "map" or cb["status"] != "map" or position(state, a) != position(
+                state, b):
+            why = "they are not in the same space"
+        elif with_me(state, a, other(ca["team"])):
+            why = "an enemy is in the space"
+        elif points.get(a, 0) < 2 or points.get(b, 0) < 2:
+            why = "each needs 2 move points left"
+        give = [e for e in ca["cards"] if e["card"] in order.get("give", [])]
+        take = [e for e in cb["cards"] if e["card"] in order.get("take", [])]
+        if why is None and (len(give) != len(order.get("give", [])) or
+                            len(take) != len(order.get("take", []))):
+            why = "a card named is no longer carried"
+        if why is None and any(e["card"] in (ca.get("mount"), cb.get("mount"))
+                               for e in give + take):
+            why = "a mount in use cannot be traded"
+        if why:
+            events.append(Event("no_trade", {"char": a, "with": b, "why": why}))
+            continue
+        for key in (a, b):
+            points[key] -= 2
+            record = moved.setdefault(key, {"steps": [], "spent": 0, "stop": None})
+            record["spent"] += 2
+            here = list(position(state, key))
+            if record["steps"][-1:] != [here]:
+                record["steps"].append(here)  # spending points here makes him a target
+        ca["cards"] = [e for e in ca["cards"] if e not in give] + take
+        cb["cards"] = [e for e in cb["cards"] if e not in take] + give
+        extra = {k: c["cards"][4:] for k, c in ((a, ca), (b, cb))}
+        for key, c in ((a, ca), (b, cb)):
+            c["cards"] = c["cards"][:4]
+            state["discard"] += [e["card"] for e in extra[key]]
+        events.append(Event("trade", {
+            "char": a, "with": b, "gave": len(give), "took": len(take),
+            "shown": [e["card"] for e in give + take if e["revealed"]],
+            "discarded": [e["card"] for x in extra.values() for e in x]}))
+        events.append(Event("trade_cards", {"char": a, "with": b,
+                                            "gave": [e["card"] for e in give],
+                                            "took": [e["card"] for e in take]},
+                            (ca["team"],)))
