@@ -22,6 +22,12 @@ from .combat import (
 )
 
 
+def _no_shot(state: State, key: str, why: str) -> Event:
+    """Only the character's team hears why he held fire: the reason can tell what he
+    carries (or lacks), which the enemy has no way of knowing."""
+    return Event("no_shot", {"char": key, "why": why}, (state["chars"][key]["team"],))
+
+
 def fire_phase(state: State, rng: RngBase, events: Events, team: str,
                orders: list[dict[str, Any]]) -> set[str]:
     """One shot per character with one weapon. Returns who fired (they may not move)."""
@@ -33,7 +39,7 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
             continue
         tried.add(key)  # the first FIRE order for a character is the one that counts
         if with_me(state, key, other(team)):
-            events.append(Event("no_shot", {"char": key, "why": "an enemy shares his space"}))
+            events.append(_no_shot(state, key, "an enemy shares his space"))
             continue
         targets = [k for k in on_map(state, other(team))
                    if (order.get("at") in (None, k))
@@ -45,7 +51,7 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
                 why = ranged_block(state, key, *position(state, order["at"])) or why
             elif ranged_card(state, key) is None:
                 why = "has no usable ranged weapon"
-            events.append(Event("no_shot", {"char": key, "why": why}))
+            events.append(_no_shot(state, key, why))
             continue
         weapon = ranged_card(state, key)
         intended = max(legal, key=lambda k: hit_number(state, key, k, weapon))
@@ -100,13 +106,12 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
         done.add(key)
         weapon = ranged_card(state, key)
         if weapon is None or catalog.card(weapon)["opfire"] == 0:
-            events.append(Event("no_shot", {"char": key, "why": "no weapon fit for "
-                                            "opportunity fire"}))
+            events.append(_no_shot(state, key, "no weapon fit for opportunity fire"))
             continue
         here = state["chars"][key]["space"]
         squatters = [k for k in with_me(state, key, other(team)) if k not in moved]
         if squatters:
-            events.append(Event("no_shot", {"char": key, "why": "an enemy stayed in his space"}))
+            events.append(_no_shot(state, key, "an enemy stayed in his space"))
             continue
         shot_targets: set[str] = set()
         shot_spaces: set[tuple[str, bool]] = set()
@@ -129,8 +134,8 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                         best = (rank, mover, (space, down))
             if best is None:
                 if shots == 0:
-                    events.append(Event("no_shot", {"char": key, "why": "no moving enemy "
-                                                    "in sight and range"}))
+                    events.append(_no_shot(state, key,
+                                           "no moving enemy in sight and range"))
                 break
             _, mover, (space, down) = best
             shots += 1

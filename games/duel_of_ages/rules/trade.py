@@ -34,7 +34,8 @@ def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
                                for e in give + take):
             why = "a mount in use cannot be traded"
         if why:
-            events.append(Event("no_trade", {"char": a, "with": b, "why": why}))
+            events.append(Event("no_trade", {"char": a, "with": b, "why": why},
+                                (ca["team"],)))
             continue
         for key in (a, b):
             points[key] -= 2

@@ -84,3 +84,12 @@ def test_setup_deals_teams_and_maybe_a_card(options, cards):
                for lab in state["labyrinths"].values())
     decision = ENGINE.decision(state)
     assert decision.seats == ["White"]          # nobody is on the map yet
+
+
+def test_why_a_character_held_fire_is_told_to_his_team_only():
+    # MIRELLE cannot use the Harpoon she carries; the enemy must not learn that.
+    state = make({"MIRELLE": ("White", "F3", ["HARPOON"]), "KORVATH": ("Black", "F5", [])})
+    _, events = play(state, {"White": "FIRE MIRELLE"}, [])
+    assert "holds fire" in ENGINE.report(events, "White")
+    assert "holds fire" not in ENGINE.report(events, "Black")
+    assert "holds fire" not in ENGINE.report(events, None)
