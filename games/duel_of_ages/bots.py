@@ -77,6 +77,10 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                 lines.append(f"HEAL {key}")
             if "mount" in kinds and pick([0, 1, 2]):
                 lines.append(pick([f"RIDE {key}", f"DISMOUNT {key}"]))
+        for key in mine:
+            if state["chars"][key]["space"] in hexmap.towers() and enemies and pick([0, 1]):
+                lines.append(pick([f"HAVOC {key} GIVER {pick(enemies)}",
+                                   f"MANEUVER {key} BANISH {pick(enemies)}"]))
         for a in mine:
             mates = [b for b in mine if b != a
                      and position(state, b) == position(state, a)]

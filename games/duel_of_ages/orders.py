@@ -199,6 +199,28 @@ def _trade(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return order
 
 
+def _havoc(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    """HAVOC <char> GIVER <enemy> [RECEIVER <enemy>]: choices for a Tower of Havoc win."""
+    key = _own(tokens, ctx)
+    opts = _options(tokens[1:], {"GIVER", "RECEIVER"})
+    if not opts:
+        raise OrderSyntax("name the GIVER (and maybe the RECEIVER)",
+                          f"e.g. HAVOC {key} GIVER <enemy> RECEIVER <enemy>")
+    return {"char": key, **{w.lower(): _enemy(v, ctx) for w, v in opts.items()}}
+
+
+def _maneuver(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    """MANEUVER <char> DISMISS <ally> | BANISH <enemy>: the Tower of Maneuver's choice."""
+    key = _own(tokens, ctx)
+    opts = _options(tokens[1:], {"DISMISS", "BANISH"})
+    if len(opts) != 1:
+        raise OrderSyntax("choose DISMISS <ally> or BANISH <enemy>",
+                          f"e.g. MANEUVER {key} BANISH <enemy>")
+    if "DISMISS" in opts:
+        return {"char": key, "dismiss": _own([opts["DISMISS"]], ctx, "ally")}
+    return {"char": key, "banish": _enemy(opts["BANISH"], ctx)}
+
+
 def _dismount(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     key = _own(tokens, ctx)
     if len(tokens) != 1:
@@ -240,7 +262,7 @@ def render(order: dict[str, Any]) -> str:
                 text += f" {word.upper()} " + " ".join(order[word])
         return text
     text = f"{op.upper()} {order['char']}"
-    for word in ("at", "in", "with"):
+    for word in ("at", "in", "with", "giver", "receiver", "dismiss", "banish"):
         if word in order:
             text += f" {word.upper()} {order[word]}"
     return text
@@ -251,11 +273,12 @@ GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _mele
                    "CHALLENGE": _adventure, "MERCY": _adventure, "DESTROY": _destroy,
                    "HEAL": lambda t, c: _carried(t, c, "medical"),
                    "RIDE": lambda t, c: _carried(t, c, "mount"),
-                   "DISMOUNT": _dismount, "TRADE": _trade},
+                   "DISMOUNT": _dismount, "TRADE": _trade, "HAVOC": _havoc,
+                   "MANEUVER": _maneuver},
                   condition=_condition, render=render)
 
 ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy", "heal", "ride",
-               "dismount", "trade"}
+               "dismount", "trade", "havoc", "maneuver"}
 
 
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:

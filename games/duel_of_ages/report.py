@@ -73,7 +73,9 @@ def line(event: Event) -> str | None:
         return f"- {d['char']} loses every card carried."
     if kind == "placed":
         how = {"reinforcement": "enters the field", "dismissed": "is dismissed",
-               "banished": "is banished"}[d["how"]]
+               "banished": "is banished", "outmaneuvered": "is outmaneuvered"}[d["how"]]
+        if d["how"] == "outmaneuvered":
+            return f"- {d['char']} {how}: Team {d['roller']} puts him in dome {d['space']}."
         return f"- {d['char']} {how}: Team {d['roller']} rolls {d['die']}, dome {d['space']}."
     if kind == "tower":
         return (f"- {d['char']} challenges the {d['tower']} tower with {d['rating']}: "
@@ -113,6 +115,11 @@ def line(event: Event) -> str | None:
         return f"- (secret) {d['char']} gave {gave} and took {took}."
     if kind == "no_trade":
         return f"- {d['char']} and {d['with']} cannot trade: {d['why']}."
+    if kind == "havoc":
+        text = f"- Havoc: {d['giver']} hands {d['count']} card(s) to {d['receiver']}"
+        if d["discarded"]:
+            text += ", who discards " + ", ".join(_card(c) for c in d["discarded"])
+        return text + "."
     if kind == "healed":
         return f"- {d['char']} uses the {_card(d['card'])}: {d['health']} health back."
     if kind == "mount":

@@ -1,12 +1,14 @@
-"""Domes: dismissal and banishment rolls, reinforcements, and the two towers' adventures."""
+"""Domes: dismissal and banishment rolls, reinforcements, and the towers' adventures."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from games.core.rng import RngBase
 from games.core.types import Event
 
 from .. import catalog, challenge, hexmap
-from ..state import State, at, chars, other
+from ..state import State, alive, at, chars, on_map, other
 from .combat import Events, eliminate
 
 
@@ -80,11 +82,101 @@ def reveal_cards(state: State, events: Events, team: str, count: int | None) -> 
                 count = None if count is None else count - 1
 
 
-def adventure(state: State, rng: RngBase, events: Events, team: str) -> None:
+def _fewest(state: State, keys: list[str]) -> str:
+    return min(keys, key=lambda k: (len(state["chars"][k]["cards"]), keys.index(k)))
+
+
+def _most(state: State, keys: list[str]) -> str:
+    return max(keys, key=lambda k: (len(state["chars"][k]["cards"]), -keys.index(k)))
+
+
+def havoc(state: State, events: Events, key: str, level: str, wish: dict[str, Any]) -> None:
+    """The enemy's giver hands all his cards to the receiver (the four-card limit then
+    bites). Who chooses depends on the level; choices not ordered are designed: the
+    challenger picks the enemy with the most cards, the enemy the one with the fewest."""
+    team = state["chars"][key]["team"]
+    enemies = alive(state, other(team))
+    if len(enemies) == 1:
+        lost = [e["card"] for e in state["chars"][enemies[0]]["cards"]]
+        state["discard"] += lost
+        state["chars"][enemies[0]]["cards"], state["chars"][enemies[0]]["mount"] = [], None
+        events.append(Event("cards_lost_all", {"char": enemies[0], "cards": lost}))
+        return
+    mine_giver = level in ("PASS", "AMAZE")
+    giver = wish.get("giver") if mine_giver and wish.get("giver") in enemies else (
+        _most(state, enemies) if mine_giver else _fewest(state, enemies))
+    rest = [k for k in enemies if k != giver]
+    receiver = wish.get("receiver") if level == "AMAZE" and wish.get("receiver") in rest else (
+        _most(state, rest) if level == "AMAZE" else _fewest(state, rest))
+    g, r = state["chars"][giver], state["chars"][receiver]
+    moved, g["cards"], g["mount"] = g["cards"], [], None
+    r["cards"] += moved
+    extra, r["cards"] = r["cards"][4:], r["cards"][:4]
+    state["discard"] += [e["card"] for e in extra]
+    events.append(Event("havoc", {"giver": giver, "receiver": receiver, "count": len(moved),
+                                  "discarded": [e["card"] for e in extra]}))
+
+
+def maneuver(state: State, rng: RngBase, events: Events, key: str, level: str,
+             wish: dict[str, Any]) -> None:
+    """SQUEAK: an ally is dismissed; PASS/AMAZE: an ally dismissed or an enemy banished.
+    Without an order the first other ally on the map is dismissed."""
+    team = state["chars"][key]["team"]
+    allies = [k for k in on_map(state, team) if k != key]
+    enemies = on_map(state, other(team))
+    if level != "SQUEAK" and wish.get("banish") in enemies:
+        place_in_dome(state, rng, events, wish["banish"], "banished")
+        return
+    ally = wish.get("dismiss") if wish.get("dismiss") in allies else (allies or [None])[0]
+    if ally:
+        place_in_dome(state, rng, events, ally, "dismissed")
+
+
+MANEUVER_THEN = {"FOPP": "outmaneuvered", "FAIL": "banished", "SQUEAK": "banished",
+                 "PASS": "banished", "AMAZE": "dismissed"}
+HAVOC_THEN = {"FOPP": "banished", "FAIL": "banished", "SQUEAK": "dismissed",
+              "PASS": "dismissed", "AMAZE": "dismissed"}
+
+
+def adventure(state: State, rng: RngBase, events: Events, team: str,
+              wishes: dict[str, dict[str, Any]] | None = None) -> None:
     """Each character of the team standing in a tower must challenge it."""
+    wishes = wishes or {}
     for space, kind in sorted(hexmap.towers().items()):
         for key in at(state, space, team):
             me = catalog.character(key)
+            if kind in ("havoc", "maneuver"):
+                against = "green" if kind == "havoc" else "blue"
+                number = challenge.challenge_number(me["strength"], against)
+                result = challenge.roll(rng, f"tower/{key}", number)
+                level = result["level"]
+                then = (HAVOC_THEN if kind == "havoc" else MANEUVER_THEN)[level]
+                events.append(Event("tower", {"char": key, "tower": kind,
+                                              "rating": "strength", **result, "damage": 0,
+                                              "heal": 0, "then": then}))
+                c = state["chars"][key]
+                if kind == "havoc" and level == "FOPP":
+                    state["discard"] += [e["card"] for e in c["cards"]]
+                    events.append(Event("cards_lost_all", {
+                        "char": key, "cards": [e["card"] for e in c["cards"]]}))
+                    c["cards"], c["mount"] = [], None
+                elif kind == "havoc" and level != "FAIL":
+                    havoc(state, events, key, level, wishes.get(key, {}))
+                elif kind == "maneuver" and level in ("SQUEAK", "PASS", "AMAZE"):
+                    maneuver(state, rng, events, key, level, wishes.get(key, {}))
+                if then == "outmaneuvered":
+                    # the enemy picks the empty dome: designed as the lowest-numbered one
+                    c["space"] = None
+                    empty = sorted((n, s) for s, n in hexmap.domes().items()
+                                   if not at(state, s))
+                    c["space"] = empty[0][1] if empty else space
+                    c["down"] = False
+                    events.append(Event("placed", {"char": key, "how": "outmaneuvered",
+                                                   "die": 0, "roller": other(team),
+                                                   "space": c["space"]}))
+                else:
+                    place_in_dome(state, rng, events, key, then)
+                continue
             if kind == "knowledge":
                 number = challenge.challenge_number(me["wits"], "blue")
                 result = challenge.roll(rng, f"tower/{key}", number)

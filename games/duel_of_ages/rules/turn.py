@@ -102,7 +102,10 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
     melee_phase(state, rng, events, team,
                 {seat: _conditional(state, items[seat], {"melee", "hold"}, moved)
                  for seat in (team, waiting)})
-    adventure(state, rng, events, team)
+    wishes: dict[str, dict[str, Any]] = {}
+    for order in _plain(items[team], {"havoc", "maneuver"}):
+        wishes.setdefault(order["char"], order)
+    adventure(state, rng, events, team, wishes)
     labyrinth.adventure(state, rng, events, team,
                         _plain(items[team], {"challenge", "mercy"}))
     reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])

@@ -79,3 +79,57 @@ def test_tower_of_knowledge(rolls, level, shown_enemy, shown_own, how):
     assert len([r for r in revealed if r["char"] == "DEX"]) == shown_own
     if shown_enemy:
         assert revealed[0] == {"char": "KORVATH", "card": "SPEAR"}   # roster order
+
+
+# KORVATH (Strength yellow): Havoc is green, 8 to squeak; Maneuver is blue, 9.
+HAVOC_ENEMY = {"DEX": ("Black", "J4", ["SLING", "SPEAR"]),
+               "SEVEN": ("Black", "J5", ["CARBINE", "CUTLASS", "WARAXE"]),
+               "INES": ("Black", "reserve", [])}
+
+
+@pytest.mark.parametrize("order, dice, giver, receiver, count, discarded, how", [
+    ("", (2, 3), "SEVEN", "INES", 3, [], "dismissed"),        # PASS: we pick the giver
+    ("HAVOC KORVATH GIVER SEVEN RECEIVER DEX", (1, 1), "SEVEN", "DEX", 3, ["WARAXE"],
+     "dismissed"),                                             # AMAZE: we pick both
+    ("HAVOC KORVATH GIVER SEVEN RECEIVER DEX", (4, 4), "INES", "DEX", 0, [],
+     "dismissed"),                                             # SQUEAK: the enemy picks
+    ("", (5, 5), None, None, 0, [], "banished"),
+])
+def test_tower_of_havoc(order, dice, giver, receiver, count, discarded, how):
+    state = make({"KORVATH": ("White", "G1", []), **HAVOC_ENEMY})
+    script = [("tower/KORVATH", dice[0]), ("tower/KORVATH", dice[1]),
+              (f"{how}/KORVATH", 1)]
+    after, events = play(state, {"White": order, "Black": ""}, script)
+    moved = kinds(events, "havoc")
+    if giver is None:
+        assert moved == []
+    else:
+        assert moved == [{"giver": giver, "receiver": receiver, "count": count,
+                          "discarded": discarded}]
+        assert after["chars"][giver]["cards"] == []
+
+
+@pytest.mark.parametrize("order, dice, placed", [
+    ("", (4, 5), [("OBED", "dismissed"), ("KORVATH", "banished")]),            # SQUEAK
+    ("MANEUVER KORVATH BANISH TAMSIN", (3, 4),
+     [("TAMSIN", "banished"), ("KORVATH", "banished")]),                        # PASS
+    ("MANEUVER KORVATH BANISH TAMSIN", (4, 5),
+     [("OBED", "dismissed"), ("KORVATH", "banished")]),          # SQUEAK: no banishing
+    ("", (1, 1), [("OBED", "dismissed"), ("KORVATH", "dismissed")]),            # AMAZE
+    ("", (5, 5), [("KORVATH", "banished")]),                                    # FAIL
+])
+def test_tower_of_maneuver(order, dice, placed):
+    state = make({"KORVATH": ("White", "B9", []), "OBED": ("White", "F5", []),
+                  "TAMSIN": ("Black", "J4", [])})
+    script = [("tower/KORVATH", dice[0]), ("tower/KORVATH", dice[1])] + [
+        (f"{how}/{who}", 2) for who, how in placed]
+    _, events = play(state, {"White": order, "Black": ""}, script)
+    assert [(p["char"], p["how"]) for p in kinds(events, "placed")] == placed
+
+
+def test_outmaneuvered_goes_to_the_lowest_empty_dome():
+    state = make({"KORVATH": ("White", "B9", []), "TAMSIN": ("Black", "A1", [])})
+    after, events = play(state, {"White": "", "Black": ""},
+                         [("tower/KORVATH", 6), ("tower/KORVATH", 6)])
+    assert after["chars"]["KORVATH"]["space"] == "K1"
+    assert kinds(events, "placed")[0]["roller"] == "Black"

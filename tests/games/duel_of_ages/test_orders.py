@@ -24,6 +24,9 @@ def position():
     ("White", "challenge dex", "CHALLENGE DEX"),
     ("White", "MERCY DEX", "MERCY DEX"),
     ("White", "destroy dex longbow", "DESTROY DEX LONGBOW"),
+    ("White", "havoc dex receiver korvath giver tamsin", "HAVOC DEX GIVER TAMSIN RECEIVER KORVATH"),
+    ("White", "MANEUVER DEX BANISH KORVATH", "MANEUVER DEX BANISH KORVATH"),
+    ("White", "MANEUVER DEX DISMISS INES", "MANEUVER DEX DISMISS INES"),
     ("Black", "IF ENEMY ENTERS LOS THEN FIRE TAMSIN",
      "IF ENEMY ENTERS LOS THEN FIRE TAMSIN"),
     ("Black", "if dex moves then opfire tamsin else hold tamsin",
@@ -61,6 +64,9 @@ def test_canonical_orders(seat, text, canonical):
     ("Black", "CHALLENGE TAMSIN", 1, "not Black's turn", ""),
     ("White", "DESTROY DEX SPEAR", 1, "does not carry", "he carries: LONGBOW"),
     ("White", "DESTROY DEX", 1, "names a character and one of his cards", "DESTROY DEX"),
+    ("White", "MANEUVER DEX DISMISS INES BANISH KORVATH", 1, "choose DISMISS", ""),
+    ("White", "HAVOC DEX", 1, "name the GIVER", ""),
+    ("White", "HAVOC DEX GIVER INES", 1, "not an enemy", ""),
     ("White", "CHALLENGE DEX NOW", 1, "name just the character", "CHALLENGE DEX"),
 ])
 def test_order_errors(seat, text, line, message, hint):
