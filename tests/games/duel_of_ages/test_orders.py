@@ -90,3 +90,16 @@ def test_default_orders_fire_at_will_and_challenge():
     orders = ENGINE.default_orders(position(), "White")
     assert orders.default and orders.text == "FIRE DEX\nCHALLENGE DEX"
     assert ENGINE.default_orders(position(), "Black").text == "FIRE TAMSIN"
+
+
+def test_the_readme_examples_parse():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[3] / "games" / "duel_of_ages" / "README.md").read_text()
+    moving, waiting = re.findall(r"```\n(.*?)```", readme, re.S)[:2]
+    state = make({"TAMSIN": ("White", "F3", ["LONGBOW"]), "KORVATH": ("White", "F9", []),
+                  "SEVEN": ("White", "reserve", []), "DEX": ("Black", "F5", ["SLING"]),
+                  "HOLLIS": ("Black", "H4", []), "INES": ("Black", "F5", [])})
+    assert ENGINE.parse_orders(state, "White", moving).text == moving.strip()
+    assert ENGINE.parse_orders(state, "Black", waiting).text == waiting.strip()
