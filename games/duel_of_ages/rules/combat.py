@@ -22,11 +22,27 @@ def weapon_stats(char: str, weapon: str | None) -> dict[str, Any]:
     return catalog.card(weapon)
 
 
+def protection(state: State, char: str, rating: str, known_only: bool = False
+               ) -> tuple[str, str | None]:
+    """The character's Armor or Stealth colour with his best usable card of that kind
+    ("armor" or "stealth" cards; one in use at a time), and that card if it helps.
+    `known_only` counts only shown cards: what an attacker may base a choice on."""
+    colour, best = catalog.character(char)[rating], None
+    for entry in state["chars"][char]["cards"]:
+        card = catalog.card(entry["card"])
+        if card["kind"] == rating and catalog.can_use(char, entry["card"]) \
+                and (entry["revealed"] or not known_only) \
+                and catalog.colour_value(card[rating]) > catalog.colour_value(colour):
+            colour, best = card[rating], entry["card"]
+    return colour, best
+
+
 def hit_number(state: State, firer: str, target: str, weapon: str | None,
                from_space: str | None = None, to_space: str | None = None,
-               to_down: bool | None = None) -> int:
+               to_down: bool | None = None, known_only: bool = True) -> int:
     """The Hit challenge number: ranged uses the card's skill vs Stealth less terrain;
-    melee uses Melee vs React with no terrain."""
+    melee uses Melee vs React with no terrain. By default only shown stealth cards count
+    (for choosing targets); the roll itself uses the true figure."""
     stats = weapon_stats(firer, weapon)
     me, them = catalog.character(firer), catalog.character(target)
     if stats["kind"] == "melee":
@@ -36,7 +52,8 @@ def hit_number(state: State, firer: str, target: str, weapon: str | None,
     down = state["chars"][target].get("down", False) if to_down is None else to_down
     # the terrain of a tunnel is always clear
     penalty = 0 if down else hexmap.hindrance(a, b, grenade=stats.get("grenade", False))
-    return challenge.challenge_number(me[stats["skill"]], them["stealth"], -penalty)
+    stealth = protection(state, target, "stealth", known_only)[0]
+    return challenge.challenge_number(me[stats["skill"]], stealth, -penalty)
 
 
 def ranged_block(state: State, firer: str, space: str, down: bool = False) -> str | None:
@@ -74,7 +91,10 @@ def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str
     """Roll to hit and, on SQUEAK or better, roll for damage. Nothing is applied yet."""
     reveal(state, events, attacker, weapon)
     stats = weapon_stats(attacker, weapon)
-    number = hit_number(state, attacker, target, weapon, from_space, to_space, to_down)
+    if stats["kind"] == "ranged":
+        reveal(state, events, target, protection(state, target, "stealth")[1])
+    number = hit_number(state, attacker, target, weapon, from_space, to_space, to_down,
+                        known_only=False)
     hit = challenge.roll(rng, f"{phase}/hit/{attacker}", number)
     record: dict[str, Any] = {"phase": phase, "char": attacker, "target": target,
                               "weapon": weapon, "hit": hit, "damage": 0,
@@ -82,8 +102,9 @@ def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str
                               "down": state["chars"][target].get("down", False)
                               if to_down is None else to_down}
     if challenge.succeeded(hit["level"]):
-        pen = challenge.challenge_number(stats["penetration"],
-                                         catalog.character(target)["armor"])
+        armor, worn = protection(state, target, "armor")
+        reveal(state, events, target, worn)
+        pen = challenge.challenge_number(stats["penetration"], armor)
         wound = challenge.roll(rng, f"{phase}/damage/{attacker}", pen)
         record["wound"] = wound
         record["damage"] = challenge.damage_for(wound["level"], stats["damage"])

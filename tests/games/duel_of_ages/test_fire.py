@@ -91,3 +91,29 @@ def test_only_the_first_fire_order_for_a_character_counts():
                  standing={"White": [{"order": {"op": "fire", "char": "TAMSIN"}}]})
     _, events = play(state, {"White": "FIRE TAMSIN AT KORVATH\nFIRE TAMSIN"}, [])
     assert len(kinds(events, "no_shot")) == 1
+
+
+@pytest.mark.parametrize("cards, number, shown", [
+    (["KEVLAR"], 5, ["KEVLAR"]),      # Penetration blue vs Armor yellow
+    (["JERKIN"], 6, []),              # blue is no better than KORVATH's green: unused
+    ([], 6, []),
+])
+def test_armor_cards(cards, number, shown):
+    state = make({"TAMSIN": ARCHER, "KORVATH": ("Black", "F6", cards)})
+    _, events = play(state, {"White": "FIRE TAMSIN"},
+                     [("fire/hit", 1), ("fire/hit", 1), ("fire/damage", 6),
+                      ("fire/damage", 5)])
+    assert kinds(events, "attack")[0]["wound"]["number"] == number
+    assert [r["card"] for r in kinds(events, "reveal") if r["char"] == "KORVATH"] == shown
+
+
+def test_a_hidden_stealth_card_counts_but_does_not_steer_the_aim():
+    # SEVEN (Stealth red) wears a hidden Ghillie Cloak (yellow); OBED's Stealth is blue.
+    # The archer aims at the target that looks easier (SEVEN, 10), then the cloak shows
+    # and the roll is made at 7.
+    state = make({"TAMSIN": ARCHER, "SEVEN": ("Black", "F6", ["GHILLIE"]),
+                  "OBED": ("Black", "F5", [])})
+    _, events = play(state, {"White": "FIRE TAMSIN"}, [("fire/hit", 6), ("fire/hit", 5)])
+    attack = kinds(events, "attack")[0]
+    assert (attack["target"], attack["hit"]["number"]) == ("SEVEN", 7)
+    assert {"char": "SEVEN", "card": "GHILLIE"} in kinds(events, "reveal")
