@@ -55,6 +55,13 @@ def board(view: dict[str, Any]) -> str:
             parts.append(f'<circle cx="{cx - 14 + n * 28}" cy="{cy + 14}" r="5" '
                          f'fill="{TEAM[team]}" stroke="#c0392b">'
                          f"<title>Team {team} guardian position ({age})</title></circle>")
+    for wall in sorted(tuple(sorted(w)) for w in hexmap.walls()):
+        (x1, y1), (x2, y2) = (_centre(s) for s in wall)
+        mx, my, length = (x1 + x2) / 2, (y1 + y2) / 2, math.hypot(x2 - x1, y2 - y1)
+        px, py = -(y2 - y1) / length * R / 2, (x2 - x1) / length * R / 2
+        parts.append(f'<line x1="{mx - px:.1f}" y1="{my - py:.1f}" x2="{mx + px:.1f}" '
+                     f'y2="{my + py:.1f}" stroke="#4e342e" stroke-width="5">'
+                     f"<title>cavern wall</title></line>")
     for seg in hexmap.tunnel_segments():
         points = " ".join(f"{x},{y}" for x, y in (_centre(sp) for sp in seg))
         parts.append(f'<polyline points="{points}" fill="none" stroke="#6d4c41" '

@@ -87,6 +87,21 @@ def neighbours(space: str) -> tuple[str, ...]:
     return tuple(sorted(out, key=col_row))
 
 
+@cache
+def walls() -> frozenset[frozenset[str]]:
+    """Cavern walls as pairs of spaces whose shared edge is walled."""
+    cavern = map_data().get("cavern", {})
+    inside = set(cavern.get("spaces", []))
+    open_sides = {frozenset(pair) for pair in cavern.get("openings", [])}
+    return frozenset(frozenset((s, n)) for s in inside for n in neighbours(s)
+                     if n not in inside and frozenset((s, n)) not in open_sides)
+
+
+def passable(space: str) -> tuple[str, ...]:
+    """Neighbours not behind a cavern wall."""
+    return tuple(n for n in neighbours(space) if frozenset((space, n)) not in walls())
+
+
 def enterable(space: str) -> bool:
     return terrain()[space] in MOVE_COST
 
@@ -143,7 +158,10 @@ def sees(a: str, b: str) -> bool:
         return terrain()[a] not in SEALED
     if terrain()[a] in SEALED or terrain()[b] in SEALED:
         return False
-    return not any(terrain()[s] in BLOCKS_PAST for s in touched(a, b) if s not in (a, b))
+    seen = touched(a, b)
+    if any(wall <= set(seen) for wall in walls()):
+        return False  # the line crosses or runs along a cavern wall
+    return not any(terrain()[s] in BLOCKS_PAST for s in seen if s not in (a, b))
 
 
 def hindrance(a: str, b: str, grenade: bool = False) -> int:
@@ -175,7 +193,7 @@ def cheapest_path(start: str, goal: str, swamp: int = 3) -> list[str] | None:
             return list(path)
         if spent > best.get(here, 1 << 30):
             continue
-        for n in neighbours(here):
+        for n in passable(here):
             # a tower ends movement, so it can only be the goal of a route
             if not enterable(n) or (terrain()[n] == "tower" and n != goal):
                 continue
@@ -253,6 +271,8 @@ def lobs(a: str, a_down: bool, b: str, b_down: bool) -> bool:
         return sight(a, a_down, b, b_down)
     t = terrain()
     if "dome" in (t[a], t[b]) or t[b] in SEALED:
+        return False
+    if any(wall <= set(touched(a, b)) for wall in walls()):
         return False
     return not any(t[s] in BLOCKS_PAST - {"building", "dome"}
                    for s in touched(a, b) if s not in (a, b))

@@ -144,7 +144,7 @@ def leave_dome(state: State, char: str) -> dict[str, Any]:
     leave: to the first open neighbour."""
     c = state["chars"][char]
     # the standard way out avoids towers (which would end the move in an adventure)
-    ways = sorted(hexmap.neighbours(c["space"]),
+    ways = sorted(hexmap.passable(c["space"]),
                   key=lambda s: (hexmap.terrain()[s] == "tower", hexmap.col_row(s)))
     for space in ways:
         if _can_step(state, space):

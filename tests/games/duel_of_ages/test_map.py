@@ -60,3 +60,20 @@ def test_cheapest_path_counts_terrain():
     path = hexmap.cheapest_path("A3", "A6")
     assert path == ["A4", "B5", "B6", "A6"]
     assert sum(hexmap.cost(s) for s in path) == 5
+
+
+@pytest.mark.parametrize("a, b, sees", [
+    ("I7", "H7", False),    # a wall between neighbours
+    ("I6", "H7", True),     # an open side
+    ("F6", "G6", True),
+    ("H8", "H7", False),
+    ("G6", "H7", True),     # inside the cavern
+])
+def test_cavern_walls_block_sight(a, b, sees):
+    assert hexmap.sees(a, b) is sees
+    assert hexmap.lobs(a, False, b, False) is (sees and hexmap.terrain()[b] != "dome")
+
+
+def test_cavern_walls_block_movement():
+    assert hexmap.cheapest_path("I7", "H7") == ["I6", "H7"]
+    assert "H7" not in hexmap.passable("H8")

@@ -93,3 +93,13 @@ def test_why_a_character_held_fire_is_told_to_his_team_only():
     assert "holds fire" in ENGINE.report(events, "White")
     assert "holds fire" not in ENGINE.report(events, "Black")
     assert "holds fire" not in ENGINE.report(events, None)
+
+
+def test_board_is_well_formed_svg_with_walls_tunnels_and_labyrinths():
+    import xml.etree.ElementTree as ET
+
+    svg = ENGINE.board(ENGINE.view(position(), "White"))
+    root = ET.fromstring(svg)
+    text = ET.tostring(root, encoding="unicode")
+    for label in ("cavern wall", "tunnel entrance", "red eye", "guardian position"):
+        assert label in text
