@@ -121,7 +121,8 @@ def line(event: Event) -> str | None:
             text += ", who discards " + ", ".join(_card(c) for c in d["discarded"])
         return text + "."
     if kind == "healed":
-        return f"- {d['char']} uses the {_card(d['card'])}: {d['health']} health back."
+        source = "the guardian's bonus" if d["card"] is None else f"the {_card(d['card'])}"
+        return f"- {d['char']} gains {d['health']} health from {source}."
     if kind == "mount":
         if d["card"] is None:
             return f"- {d['char']} leaves his mount."

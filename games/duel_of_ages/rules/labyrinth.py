@@ -68,6 +68,11 @@ def challenge_guardian(state: State, rng: RngBase, events: Events, char: str, ag
                                                       "team": team,
                                                       "space": guardian_space(state, age,
                                                                               team)}))
+        elif effect.startswith("heal"):
+            c = state["chars"][char]
+            gain = min(int(effect.split()[1]), me["health"] - c["health"])
+            c["health"] += gain
+            events.append(Event("healed", {"char": char, "card": None, "health": gain}))
         elif effect.startswith("draw"):
             draw(state, events, char, int(effect.split()[1]))
         elif effect == "lose":

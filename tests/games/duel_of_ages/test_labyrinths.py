@@ -101,3 +101,15 @@ def test_points_at_the_end(white_pos, black_pos, white, black, winner):
     after, _ = play(state, {"Black": ""}, [])
     assert after["over"] is (winner is not None)
     assert after["winner"] == winner
+
+
+def test_an_amaze_bonus_heals():
+    # The Powder Magazine (Wits vs blue) heals 2 on an AMAZE, after the card draws.
+    state = make({"SEVEN": ("White", "D9", [], 4)},
+                 labyrinths={"colonial": {"deck": ["POWDER_MAGAZINE", "DUELLING_MASTER",
+                                                   "STORM_AT_SEA"]}})
+    after, events = play(state, {"White": "CHALLENGE SEVEN"},
+                         g(1, 1) + [("dismissed/SEVEN", 1)])
+    assert kinds(events, "guardian")[0]["results"][-1] == "heal 2"
+    assert after["chars"]["SEVEN"]["health"] == 6
+    assert "gains 2 health from the guardian's bonus" in ENGINE.report(events, None)
