@@ -20,8 +20,9 @@ from . import report as report_mod
 from . import view as view_mod
 from .orders import parse
 from .rules import turn
+from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
-from .state import SEATS, chars, invariants, on_map, other
+from .state import SEATS, chars, invariants, on_map, other, position
 
 
 class DuelOfAgesEngine(Engine):
@@ -60,7 +61,10 @@ class DuelOfAgesEngine(Engine):
         first = (mine or chars(state, seat))[0]
         if moving:
             guardians = {guardian_space(state, age, seat) for age in state["labyrinths"]}
-            choices = [f"FIRE {k}" for k in mine] + [f"MOVE {k} TO <space>" for k in mine] + [
+            shots = [f"FIRE {k} AT {e}" for k in mine for e in on_map(state, other(seat))
+                     if ranged_block(state, k, *position(state, e)) is None]
+            choices = shots + [f"FIRE {k}" for k in mine] + [
+                f"MOVE {k} TO <space>" for k in mine] + [
                 f"REINFORCE {k}" for k in chars(state, seat, "reserve")] + [
                 f"CHALLENGE {k}" for k in mine if state["chars"][k]["space"] in guardians]
             return {"title": f"Team {seat}: fire, move, melee, adventure, reinforce",
@@ -68,7 +72,9 @@ class DuelOfAgesEngine(Engine):
                             "position may CHALLENGE the guardian. Two reserve characters "
                             "enter each turn; REINFORCE picks which.",
                     "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
-                    "example": f"MOVE {first} TO F5\nREINFORCE {first}"}
+                    "example": "\n".join(
+                        ([f"MOVE {mine[0]} TO F5"] if mine else []) +
+                        [f"REINFORCE {k}" for k in chars(state, seat, "reserve")[:1]])}
         return {"title": f"Team {seat}: opportunity fire and melee",
                 "help": "Your characters may shoot at enemies who move this turn.",
                 "choices": [f"FIRE {k}" for k in mine] + [f"HOLD {k}" for k in mine],

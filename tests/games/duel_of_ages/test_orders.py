@@ -103,3 +103,15 @@ def test_the_readme_examples_parse():
                   "HOLLIS": ("Black", "H4", []), "INES": ("Black", "F5", [])})
     assert ENGINE.parse_orders(state, "White", moving).text == moving.strip()
     assert ENGINE.parse_orders(state, "Black", waiting).text == waiting.strip()
+
+
+def test_prompt_offers_legal_shots_and_every_choice_parses():
+    state = make({"TAMSIN": ("White", "F3", ["LONGBOW"]), "KORVATH": ("Black", "F6", []),
+                  "SEVEN": ("White", "reserve", [])})
+    prompts = ENGINE.decision(state).prompts
+    assert "FIRE TAMSIN AT KORVATH" in prompts["White"]["choices"]
+    for seat, prompt in prompts.items():
+        for choice in prompt["choices"]:
+            if "<" not in choice and choice != "SURRENDER":
+                ENGINE.parse_orders(state, seat, choice)
+        ENGINE.parse_orders(state, seat, prompt["example"].replace("F5", "F4"))
