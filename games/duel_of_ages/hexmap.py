@@ -270,7 +270,7 @@ def lobs(a: str, a_down: bool, b: str, b_down: bool) -> bool:
     if a_down or b_down:
         return sight(a, a_down, b, b_down)
     t = terrain()
-    if "dome" in (t[a], t[b]) or t[b] in SEALED:
+    if t[a] in SEALED or t[b] in SEALED:  # domes and towers: nothing in or out
         return False
     if any(wall <= set(touched(a, b)) for wall in walls()):
         return False
