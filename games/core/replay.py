@@ -16,10 +16,11 @@ is a `GameRecord` dict:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .canonical import sha256_hex, state_hash
+from .canonical import canonical_json, sha256_hex, state_hash
 from .engine import Engine, State
 from .rng import Draw, ReplayDrawMismatch, ReplayRng, Rng, RngBase
 from .types import Event, Orders
@@ -45,15 +46,29 @@ class Step:
     after_hash: str
 
 
+def canonical_state(engine: Engine, state: State) -> State:
+    """The state with every object's keys in sorted order.
+
+    Databases do not keep key order (PostgreSQL's jsonb sorts keys its own way), so an
+    engine that iterates a dict would draw its dice in a different order after a state
+    has been stored and loaded. Every state goes into and comes out of setup and
+    resolution in this one order, in the service, in replay and in verification alike.
+    """
+    return engine.from_json(json.loads(canonical_json(engine.to_json(state))))
+
+
 def run_setup(engine: Engine, seats: list[str], options: dict[str, Any],
               rng: RngBase) -> Step:
     state, events = engine.setup(seats, options, rng)
+    state = canonical_state(engine, state)
     return Step(state, events, list(rng.draws), None, state_hash(engine.to_json(state)))
 
 
 def run_turn(engine: Engine, state: State, orders: dict[str, Orders], rng: RngBase) -> Step:
+    state = canonical_state(engine, state)
     before = state_hash(engine.to_json(state))
     new_state, events = engine.resolve(state, orders, rng)
+    new_state = canonical_state(engine, new_state)
     return Step(new_state, events, list(rng.draws), before,
                 state_hash(engine.to_json(new_state)))
 
