@@ -172,7 +172,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"},
+                "mail.log": {"level": "WARNING"}},  # aiosmtpd's per-connection chatter
 }
 
 if not DEBUG:

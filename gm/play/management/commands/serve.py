@@ -58,7 +58,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Order mail: SMTP on 127.0.0.1:{smtp_port} (e.g. swaks --server "
                               f"127.0.0.1:{smtp_port} --to play+<seat token>@"
                               f"{settings.GM_MAIL_DOMAIN} ...); outgoing mail: "
-                              f"{settings.EMAIL_BACKEND.rsplit('.', 1)[-1]}")
+                              f"{settings.EMAIL_BACKEND.rsplit('.', 2)[-2]} backend")
         time.sleep(0.1)
         try:
             call_command("runserver", addrport, use_reloader=False)
