@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from games.combat_dice.engine import ENGINE
 from games.core.replay import secret_rng
 from games.core.rng import ScriptedRng
 from games.core.types import filter_events
+from tests.games.golden import assert_golden
 
 from .helpers import STANDARD, basic, crit, special
 
@@ -18,11 +18,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def _compare(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"{name} is missing: run with UPDATE_GOLDEN=1 and review it"
-    assert text == path.read_text(encoding="utf-8")
+    assert_golden(GOLDEN / name, text)
 
 
 def _play(options, setup_script, turns):

@@ -1,17 +1,17 @@
 """A short scripted level-3 game, its public and private reports against golden files.
 
-Regenerate after a deliberate wording change with DICE_AGE_GOLDEN=write.
+Regenerate after a deliberate wording change with UPDATE_GOLDEN=1.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from games.core.rng import ScriptedRng
 from games.dice_age.engine import ENGINE
+from tests.games.golden import assert_golden
 
 from .helpers import face
 
@@ -54,7 +54,4 @@ def test_golden_reports(viewer):
     reports = _play()
     text = "".join(f"## Turn {i}\n\n{pub if viewer == 'public' else mine}\n"
                    for i, (pub, mine) in enumerate(reports, 1))
-    path = GOLDEN / f"level3-{viewer}.md"
-    if os.environ.get("DICE_AGE_GOLDEN") == "write":
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    assert_golden(GOLDEN / f"level3-{viewer}.md", text)

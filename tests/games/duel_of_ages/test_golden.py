@@ -1,11 +1,10 @@
 """Golden report files: a fixed random skirmish narrated to each reader.
 
-Regenerate after a deliberate wording change with DUEL_OF_AGES_REGOLD=1 and review the diff.
+Regenerate after a deliberate wording change with UPDATE_GOLDEN=1 and review the diff.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from games.core.replay import secret_rng
 from games.core.rng import Rng
 from games.duel_of_ages.engine import ENGINE
+from tests.games.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 SECRET = "d0a" * 20
@@ -52,10 +52,7 @@ def skirmish_reports() -> dict[str, str]:
 @pytest.mark.parametrize("viewer", VIEWERS)
 def test_reports_match_the_golden_files(viewer):
     text = skirmish_reports()[viewer]
-    path = GOLDEN / f"skirmish_{viewer}.md"
-    if os.environ.get("DUEL_OF_AGES_REGOLD"):
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    assert_golden(GOLDEN / f"skirmish_{viewer}.md", text)
 
 
 def test_public_report_names_no_secret_card():

@@ -3,7 +3,6 @@ hit is absorbed (and how that meets ABSORB HAND), and a deck too short to draw f
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from games.core.canonical import canonical_json
 from games.core.types import OrdersInvalid
 from games.duelists.engine import ENGINE
 from games.duelists.orders import GRAMMAR
+from tests.games.golden import assert_golden
 
 from .helpers import duel, kinds, names, play, seat
 from .test_turn import P1_HAND, P2_HAND, standard
@@ -291,10 +291,7 @@ def moments_reports() -> dict[str, str]:
 @pytest.mark.parametrize("viewer", ["P1", "P2", "public"])
 def test_the_moments_report_matches_its_golden_file(viewer):
     text = moments_reports()[viewer]
-    path = GOLDEN / f"armor_moments_{viewer}.md"
-    if os.environ.get("DUELISTS_REGOLD"):
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    assert_golden(GOLDEN / f"armor_moments_{viewer}.md", text)
     assert "(1 more kept: no card left to draw" in text
     assert "keeps 1 Armor card(s) before absorbing the hit" in text
     if viewer != "P2":

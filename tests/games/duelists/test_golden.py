@@ -1,11 +1,10 @@
 """Golden report files: a fixed bot duel narrated to each reader.
 
-Regenerate after a deliberate wording change with DUELISTS_REGOLD=1 and review the diff.
+Regenerate after a deliberate wording change with UPDATE_GOLDEN=1 and review the diff.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from games.core.replay import secret_rng
 from games.core.rng import Rng
 from games.duelists.engine import ENGINE
+from tests.games.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 SECRET = "c0ffee" * 10
@@ -52,10 +52,7 @@ def duel_reports() -> dict[str, str]:
 @pytest.mark.parametrize("viewer", ["P1", "P2", "public"])
 def test_reports_match_the_golden_files(viewer):
     text = duel_reports()[viewer]
-    path = GOLDEN / f"duel_{viewer}.md"
-    if os.environ.get("DUELISTS_REGOLD"):
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    assert_golden(GOLDEN / f"duel_{viewer}.md", text)
 
 
 def test_public_report_names_no_hidden_card():

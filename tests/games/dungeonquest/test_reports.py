@@ -5,7 +5,6 @@ Regenerate after a deliberate change with UPDATE_GOLDEN=1 and read the diff.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from games.core.replay import secret_rng
 from games.dungeonquest.board import svg
 from games.dungeonquest.engine import ENGINE
 from games.dungeonquest.simulate import bot_orders
+from tests.games.golden import assert_golden
 
 from .helpers import make_state, place, put, run, stack, stack_tiles
 
@@ -21,11 +21,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(text)
-    assert path.exists(), f"missing golden file {name}: run with UPDATE_GOLDEN=1"
-    assert text == path.read_text()
+    assert_golden(GOLDEN / name, text)
 
 
 def scripted_two_turns():
