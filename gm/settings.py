@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "gm.web",
     "gm.mail",
     "gm.referee",
+    "gm.accounts",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,1 @@
+"""Accounts: what the service keeps about a person beyond Django's user (time zone, ...)."""
