@@ -68,6 +68,12 @@ class Engine(ABC):
     max_seats: ClassVar[int] = 1
     options: ClassVar[dict[str, Option]] = {}
 
+    def hidden_information(self, options: dict[str, Any]) -> bool:
+        """Whether a game with these options hides anything from some seat (hands, decks,
+        plans, unexplored tiles). The service refuses a GM a seat in such a game, because
+        the GM sees everything. Override with False only where nothing is hidden."""
+        return True
+
     # -- seats and options ----------------------------------------------------
     def seat_names(self, count: int) -> list[str]:
         """Seat identifiers for a game of `count` players (override for themed names)."""

@@ -53,17 +53,23 @@ class Decision:
 
     phase: str
     prompts: dict[str, dict[str, Any]]
+    # A short decision (an out-of-turn reaction window): the service gives it the game's
+    # shorter reaction deadline instead of a whole turn's.
+    reaction: bool = False
 
     @property
     def seats(self) -> list[str]:
         return sorted(self.prompts)
 
     def to_json(self) -> dict[str, Any]:
-        return {"phase": self.phase, "prompts": self.prompts}
+        data: dict[str, Any] = {"phase": self.phase, "prompts": self.prompts}
+        if self.reaction:
+            data["reaction"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Decision:
-        return cls(data["phase"], data["prompts"])
+        return cls(data["phase"], data["prompts"], bool(data.get("reaction", False)))
 
 
 @dataclass(frozen=True)
