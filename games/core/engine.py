@@ -68,11 +68,10 @@ class Engine(ABC):
     max_seats: ClassVar[int] = 1
     options: ClassVar[dict[str, Option]] = {}
 
-    def hidden_information(self, options: dict[str, Any]) -> bool:
-        """Whether a game with these options hides anything from some seat (hands, decks,
-        plans, unexplored tiles). The service refuses a GM a seat in such a game, because
-        the GM sees everything. Override with False only where nothing is hidden."""
-        return True
+    # Whether the game hides anything from some seat (hands, decks, plans, standing
+    # orders). The service refuses a GM a seat in such a game, because the GM sees
+    # everything. Engines set False only where nothing at all is hidden.
+    hidden_information: ClassVar[bool] = True
 
     # -- seats and options ----------------------------------------------------
     def seat_names(self, count: int) -> list[str]:
