@@ -146,6 +146,8 @@ GM_PERIODIC = {"gm.mail.tasks.send_reminders": 300}
 # A turn claimed for resolution but not finished within this many seconds is re-sent
 # (its worker died and the broker did not redeliver): resolution is idempotent.
 GM_RESOLVE_LEASE_SECONDS = env.int("GM_RESOLVE_LEASE_SECONDS", default=120)
+# Deadline of an out-of-turn reaction window (games may override: option reaction_minutes).
+GM_REACTION_MINUTES = env.int("GM_REACTION_MINUTES", default=60)
 
 # --- Mail -----------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

@@ -33,7 +33,14 @@ class GameSummarySerializer(serializers.ModelSerializer):
                   "process_early", "created", "started", "finished"]
 
 
-class OrdersSerializer(serializers.Serializer):
+class TurnSerializer(serializers.Serializer):
+    turn = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1,
+        help_text="The turn these orders were written for; refused as late (409) if it "
+                  "has closed.")
+
+
+class OrdersSerializer(TurnSerializer):
     text = serializers.CharField(allow_blank=True, max_length=20000, trim_whitespace=False)
 
 

@@ -32,7 +32,7 @@ def action_errors(view):
         try:
             return view(*args, **kwargs)
         except ActionError as exc:
-            return Response({"detail": exc.message}, status=exc.status)
+            return Response(exc.payload(), status=exc.status)
 
     return wrapper
 
@@ -111,7 +111,8 @@ def _my_seat(game: Game, user):
                responses={201: s.ReceiptSerializer, 400: s.OrderErrorsSerializer,
                           403: s.DetailSerializer, 404: s.DetailSerializer,
                           409: s.DetailSerializer})
-@extend_schema(methods=["DELETE"], request=None, responses={200: s.ReceiptSerializer, **ERR})
+@extend_schema(methods=["DELETE"], request=None, parameters=[s.TurnSerializer],
+               responses={200: s.ReceiptSerializer, **ERR})
 @api_view(["GET", "POST", "DELETE"])
 @permission_classes([permissions.IsAuthenticated])
 @action_errors
@@ -125,8 +126,13 @@ def orders(request: Request, pk: int) -> Response:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(actions.receipt_json(sub))
     if request.method == "DELETE":
+        turn = s.TurnSerializer(data=request.query_params)
+        if not turn.is_valid():
+            return Response({"detail": f"turn: {' '.join(map(str, turn.errors['turn']))}"},
+                            status=status.HTTP_400_BAD_REQUEST)
         sub = actions.withdraw_orders(game, seat, source=Submission.Source.API,
-                                      author=request.user)
+                                      author=request.user,
+                                      turn_number=turn.validated_data.get("turn"))
         return Response(actions.receipt_json(sub))
     data = s.OrdersSerializer(data=request.data)
     if not data.is_valid():
@@ -136,7 +142,8 @@ def orders(request: Request, pk: int) -> Response:
                         status=status.HTTP_400_BAD_REQUEST)
     try:
         sub = actions.submit_orders(game, seat, data.validated_data["text"],
-                                    source=Submission.Source.API, author=request.user)
+                                    source=Submission.Source.API, author=request.user,
+                                    turn_number=data.validated_data.get("turn"))
     except OrdersInvalid as exc:
         return Response(actions.orders_error_payload(exc), status=status.HTTP_400_BAD_REQUEST)
     return Response(actions.receipt_json(sub), status=status.HTTP_201_CREATED)

@@ -30,7 +30,13 @@ from games.core.replay import FORMAT, run_setup, run_turn, secret_rng
 from games.core.types import Event, OptionError, Orders, OrdersInvalid
 
 from . import signals
-from .errors import ActionError, Conflict, LateOrders, NotAllowed  # noqa: F401 (re-exported)
+from .errors import (  # noqa: F401 (re-exported)
+    ActionError,
+    Conflict,
+    LateOrders,
+    NotAllowed,
+    TurnClosed,
+)
 from .models import Game, LogEntry, Post, Report, Seat, Submission, Turn, TurnRecord
 from .rendering import render_markdown
 
@@ -45,6 +51,18 @@ def engine_for(game: Game) -> Engine:
 
 def turn_length(game: Game) -> timedelta:
     return timedelta(hours=game.turn_hours, minutes=game.turn_minutes)
+
+
+def reaction_length(game: Game) -> timedelta:
+    """The deadline of an out-of-turn reaction window (a Decision with reaction=True).
+
+    The game's `reaction_minutes` option where its engine declares one, else the
+    GM_REACTION_MINUTES setting; never longer than a whole turn.
+    """
+    minutes = settings.GM_REACTION_MINUTES
+    if "reaction_minutes" in engine_for(game).options:
+        minutes = game.options.get("reaction_minutes", minutes)
+    return min(timedelta(minutes=minutes), turn_length(game))
 
 
 def record_log(game: Game, action: str, public: str, *, actor=None, reason: str = "",
@@ -165,8 +183,9 @@ def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime
     if decision is None:
         _finish(game, engine, state, now)
         return None
+    length = reaction_length(game) if decision.reaction else turn_length(game)
     turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
-                               deadline=now + turn_length(game))
+                               deadline=now + length)
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
     maybe_due_early(game, turn)
     _send(signals.turn_opened, turn=turn)
@@ -349,7 +368,14 @@ def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
 
 
 # --- orders ----------------------------------------------------------------------------
-def _open_turn_for(game: Game, seat: Seat, *, for_update: bool) -> Turn:
+def _open_turn_for(game: Game, seat: Seat, *, for_update: bool,
+                   turn_number: int | None = None) -> Turn:
+    """The live turn `seat` may order for now, or the reason why not.
+
+    With `turn_number` (the turn the orders were written for: API field, form field, mail
+    reference) anything but the open turn of that number is refused as late, with the
+    receipt of what stands for it: an order is never moved to another turn.
+    """
     qs = Turn.objects.filter(game=game, superseded=False).order_by("-number")
     if for_update:
         qs = qs.select_for_update()
@@ -361,26 +387,49 @@ def _open_turn_for(game: Game, seat: Seat, *, for_update: bool) -> Turn:
     if turn is None:  # a GM rerun/rollback superseded the turn while we waited for it
         raise Conflict("the GM is replaying turns of this game right now; look at the game "
                        "page and send your orders again")
+    is_open = turn.status == Turn.Status.OPEN and not (turn.deadline
+                                                       and turn.deadline <= timezone.now())
+    if turn_number is not None and turn_number > turn.number:
+        raise Conflict(f"turn {turn_number} has not opened yet; the current turn is "
+                       f"{turn.number}")
+    if turn_number is not None and (turn_number < turn.number or not is_open):
+        raise _closed(game, seat, turn_number, turn if is_open else None)
     if turn.status == Turn.Status.PAUSED or game.status == Game.Status.PAUSED:
         raise Conflict("the GM has paused this game; orders open again when it resumes")
-    if turn.status != Turn.Status.OPEN or (turn.deadline and turn.deadline <= timezone.now()):
-        raise LateOrders(f"the deadline for turn {turn.number} has passed; those orders were "
-                         "not kept. Orders for the next turn open when its report is out.")
+    if not is_open:
+        raise _closed(game, seat, turn.number, None)
     if seat.name not in turn.owing:
         raise Conflict(f"seat {seat.name} owes no orders this turn (waiting for: "
                        f"{', '.join(turn.owing)})")
     return turn
 
 
+def _closed(game: Game, seat: Seat, number: int, open_turn: Turn | None) -> TurnClosed:
+    """The refusal of orders for closed turn `number`, with the receipt of what stands."""
+    closed = Turn.objects.filter(game=game, superseded=False, number=number).first()
+    standing = latest_submission(closed, seat) if closed else None
+    if standing is not None and standing.withdrawn:
+        standing = None
+    where = (f" Turn {open_turn.number} is open now: send orders for it."
+             if open_turn is not None else "")
+    kept = (f" Your version {standing.version} (receipt {standing.receipt[:16]}) stands."
+            if standing else " You had no orders in for it.")
+    return TurnClosed(f"the deadline for turn {number} has passed; those orders were not "
+                      f"kept.{kept}{where}", turn=number,
+                      open_turn=open_turn.number if open_turn else None,
+                      standing=receipt_json(standing) if standing else None)
+
+
 def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission.Source.WEB,
-                  author=None) -> Submission:
+                  author=None, turn_number: int | None = None) -> Submission:
     """Validate and store a new version of the seat's orders; raise OrdersInvalid/LateOrders.
 
     The seat's previous accepted version stays in force when the new text has errors.
+    `turn_number` names the turn the orders were written for (see `_open_turn_for`).
     """
     engine = engine_for(game)
     with transaction.atomic():
-        turn = _open_turn_for(game, seat, for_update=True)
+        turn = _open_turn_for(game, seat, for_update=True, turn_number=turn_number)
         state = engine.from_json(Game.objects.values_list("state", flat=True).get(pk=game.pk))
         orders = engine.parse_orders(state, seat.name, text)  # raises OrdersInvalid
         sub = new_version(turn, seat, text, orders.to_json(), orders.receipt, source, author)
@@ -390,9 +439,9 @@ def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission
 
 
 def withdraw_orders(game: Game, seat: Seat, *, source: str = Submission.Source.WEB,
-                    author=None) -> Submission:
+                    author=None, turn_number: int | None = None) -> Submission:
     with transaction.atomic():
-        turn = _open_turn_for(game, seat, for_update=True)
+        turn = _open_turn_for(game, seat, for_update=True, turn_number=turn_number)
         current = latest_submission(turn, seat)
         if current is None or current.withdrawn:
             raise Conflict("there are no orders to withdraw")
