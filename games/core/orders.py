@@ -98,11 +98,15 @@ def expect_word(token: str, choices: Iterable[str], what: str) -> str:
 
 
 def parse_comparison(tokens: list[str], names: Iterable[str]) -> dict[str, Any]:
-    """`<NAME> <op> <int>`, e.g. `ATTACK < 2`; names are the game's condition words."""
+    """`<NAME> <op> <int>`, e.g. `LIFE < 5`; names are the game's condition words (the
+    first one also gives the example in the hint)."""
     joined = " ".join(tokens)
+    names = list(names)
     match = re.fullmatch(r"\s*([A-Za-z_][\w-]*)\s*(<=|>=|==|!=|<>|<|>|=)\s*(-?\d+)\s*", joined)
     if not match:
-        raise OrderSyntax(f"cannot read condition {joined!r}", "write e.g. ATTACK < 2")
+        # The example comes from the game's own condition words, never another game's.
+        example = f"write e.g. {names[0].upper()} < 2" if names else "write <NAME> <op> <number>"
+        raise OrderSyntax(f"cannot read condition {joined!r}", example)
     name = expect_word(match.group(1), names, "condition")
     return {"test": "compare", "name": name, "op": match.group(2), "value": int(match.group(3))}
 

@@ -93,3 +93,15 @@ def test_helpers():
     assert expect_int("3", "n", 1, 6) == 3
     with pytest.raises(OrderSyntax, match="out of range"):
         expect_int("9", "n", 1, 6)
+
+
+@pytest.mark.parametrize("names, hint", [
+    (["LIFE", "TREASURE"], "write e.g. LIFE < 2"),
+    (["ATTACK", "LIFE"], "write e.g. ATTACK < 2"),
+    ([], "write <NAME> <op> <number>"),
+])
+def test_a_comparison_hint_names_only_the_games_own_words(names, hint):
+    """A game's hint must never name another game's order (issue 12)."""
+    with pytest.raises(OrderSyntax) as err:
+        parse_comparison(["LIFE", "<", "5", "AND", "MONSTER"], names)
+    assert err.value.hint == hint
