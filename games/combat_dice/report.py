@@ -82,7 +82,8 @@ def _roll_table(rolls: list[dict[str, Any]]) -> list[str]:
         for what in r["recovered"]:
             deed = "snatches up the dropped weapon" if what == "disarmed" \
                 else "is back on their feet"
-            lines.append(f"- {_b(seat)} {deed} (maneuver {r['scores']['maneuver']}).")
+            rolled = r.get("rolled_maneuver", r["scores"]["maneuver"])
+            lines.append(f"- {_b(seat)} {deed} (maneuver {rolled} rolled).")
         if r["slung"]:
             lines.append(f"- {_b(seat)} needs both hands, so the shield stays slung.")
     return ["", *rows, "", *lines, *([""] if lines else [])]

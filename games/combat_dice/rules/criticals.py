@@ -67,9 +67,9 @@ def conditions(fx: dict[str, Any]) -> list[str]:
     if fx["entangled_next"]:
         out.append("caught in a net: cannot hit or dodge next turn")
     if fx["disarmed"]:
-        out.append("disarmed: attack and damage -2 until a maneuver of 2+")
+        out.append("disarmed: attack and damage -2 until 2+ maneuver rolled")
     if fx["knocked_down"]:
-        out.append("knocked down: attack and damage -1 until a maneuver of 2+")
+        out.append("knocked down: attack and damage -1 until 2+ maneuver rolled")
     if fx["hurt_arm"]:
         out.append(f"hurt arm x{fx['hurt_arm']}: attack and damage -{fx['hurt_arm']}")
     if fx["hurt_leg"]:

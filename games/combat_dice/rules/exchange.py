@@ -27,7 +27,7 @@ from ..orders import (
 )
 from ..state import default_weapon, foe, status
 from . import criticals, spells
-from .scores import gear, recovers, scores, throw
+from .scores import gear, recovers, rolled_maneuver, scores, throw
 
 State = dict[str, Any]
 
@@ -89,7 +89,7 @@ def begin(state: State, orders: dict[str, Orders], rng: RngBase
         ex["rolls"][seat] = dice
         first = scores(fighter, ex["weapons"][seat], dice, ex["entangled"][seat],
                        _boost(ex, seat))
-        shaken = recovers(fighter, first["maneuver"])
+        shaken = recovers(fighter, dice)
         for key in shaken:
             fighter["effects"][key] = False
         if shaken:
@@ -100,7 +100,7 @@ def begin(state: State, orders: dict[str, Orders], rng: RngBase
             "seat": seat, "weapon": ex["weapons"][seat], "dice": dice, "scores": first,
             "stunned": ex["stunned"][seat], "entangled": ex["entangled"][seat],
             "dazzled": _dazzled(ex, seat), "boost": _boost(ex, seat),
-            "recovered": shaken,
+            "recovered": shaken, "rolled_maneuver": rolled_maneuver(dice),
             "gear": [i.id for i in gear(fighter, ex["weapons"][seat])],
             "slung": catalog.ALL_ITEMS[ex["weapons"][seat]].hands == 2
             and any(catalog.ITEMS[i].kind == "shield" for i in fighter["items"])}))
@@ -240,7 +240,7 @@ def strike(s: State, ex: dict[str, Any], attacker: str, defender: str, bound: se
         return
     if data["hit"]:
         data["damage"], data["armor"] = att["damage"], dfn["armor"]
-        lost = max(0, att["damage"] - dfn["armor"])
+        lost = max(0, att["damage"] - dfn["armor"])  # not above armour: no damage
         target["hp"] -= lost
         data["lost"], data["hp"] = lost, target["hp"]
     events.append(Event("strike", data))

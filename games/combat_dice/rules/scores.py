@@ -2,7 +2,9 @@
 
 One function per step so that each rule has one home: `throw` draws the dice,
 `tally` counts faces, `modifiers` lists what equipment and lasting effects add, and
-`scores` puts them together (a score never drops below zero, see README).
+`scores` puts them together. Scores are plain sums and may be negative: the rulebook
+never floors them, and "No Armor: Armor -2" is meant to let blows hit harder (README,
+"Rulings").
 """
 
 from __future__ import annotations
@@ -65,26 +67,35 @@ def modifiers(fighter: dict[str, Any], weapon_id: str) -> Scores:
 
 def scores(fighter: dict[str, Any], weapon_id: str, dice: dict[str, Any],
            entangled: bool = False, spell: Scores | None = None) -> Scores:
-    """Final scores, floored at zero; a netted fighter's dodge counts as nothing.
-    `spell` holds this turn's modifiers from the fighter's own cast (a boost)."""
+    """Final scores: faces plus modifiers, with no floor (a score may be negative).
+    A netted fighter may not dodge: the dodge is never better than zero (a wound that
+    pushed it below zero still counts). `spell` holds this turn's modifiers from the
+    fighter's own cast (a boost)."""
     mods = modifiers(fighter, weapon_id)
     for score, delta in (spell or {}).items():
         mods[score] += delta
     raw = tally(dice)
-    final = {s: max(0, raw[s] + mods[s]) for s in catalog.SCORES}
+    final = {s: raw[s] + mods[s] for s in catalog.SCORES}
     if entangled:
-        final["dodge"] = 0
+        final["dodge"] = min(0, final["dodge"])
     return final
 
 
 RECOVERY_MANEUVER = 2
-"""A maneuver score this high lets a disarmed or knocked-down fighter recover."""
+"""Maneuver rolled this high lets a disarmed or knocked-down fighter recover."""
 
 
-def recovers(fighter: dict[str, Any], maneuver: int) -> list[str]:
-    """Which of disarm/knockdown a maneuver score shakes off (in the maneuver phase,
+def rolled_maneuver(dice: dict[str, Any]) -> int:
+    """The maneuver the dice show, before any modifier: basic 6s plus maneuver
+    specialty dice on 1. Recovery asks what the player *rolls*, so equipment (no armour,
+    no shield: +1 each), wounds and spells do not count toward it."""
+    return tally(dice)["maneuver"]
+
+
+def recovers(fighter: dict[str, Any], dice: dict[str, Any]) -> list[str]:
+    """Which of disarm/knockdown the combat roll shakes off (in the maneuver phase,
     before blows are exchanged, so the same turn's attack is already free of them)."""
     fx = fighter["effects"]
-    if maneuver < RECOVERY_MANEUVER:
+    if rolled_maneuver(dice) < RECOVERY_MANEUVER:
         return []
     return [k for k in ("disarmed", "knocked_down") if fx[k]]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.combat_dice.engine import ENGINE
+from games.core.rng import ScriptedRng
 
-from .helpers import armed, basic, crit, fx, kinds, turn
+from .helpers import STANDARD, armed, basic, crit, fx, kinds, scores_of, special, turn
 
 # P1 hits P2 for exactly 1 (attack 1 vs dodge 0, damage 1 vs armour 0); P2 misses.
 HIT = basic("P1", 1, 3, 2, 2, 2, 2) + basic("P2", 6, 6, 6, 6, 6, 6)
@@ -98,6 +99,35 @@ def test_disarm_holds_until_a_maneuver_of_two():
     state, events = turn(state, basic("P1", *[2] * 6) + basic("P2", 6, 6, 2, 2, 2, 2))
     assert fx(state, "P2")["disarmed"] is False
     assert kinds(events, "roll")[1]["recovered"] == ["disarmed"]
+
+
+def test_a_maneuver_specialty_die_counts_as_a_rolled_maneuver():
+    """Specialty dice are part of the combat roll: a maneuver die on 1 and one basic 6
+    make the 2 the disarmed fighter needs."""
+    script = [("setup/P1/hit-points", 1), ("setup/P1/specialty-dice", 1),
+              ("setup/P2/hit-points", 1), ("setup/P2/specialty-dice", 1)]
+    state, _ = ENGINE.setup(["P1", "P2"], ENGINE.validate_options({"combatants": "advanced"}),
+                            ScriptedRng(script))
+    orders = {"P1": ENGINE.parse_orders(state, "P1", STANDARD + "\nSPECIALTY PROWESS"),
+              "P2": ENGINE.parse_orders(state, "P2", STANDARD + "\nSPECIALTY MANEUVER")}
+    state, _ = ENGINE.resolve(state, orders, ScriptedRng([]))
+    fx(state, "P2")["disarmed"] = True
+    script = basic("P1", *[2] * 6) + special("P1", "prowess", 3) \
+        + basic("P2", 6, 2, 2, 2, 2, 2) + special("P2", "maneuver", 1)
+    state, events = turn(state, script)
+    assert fx(state, "P2")["disarmed"] is False
+    assert kinds(events, "roll")[1]["rolled_maneuver"] == 2
+
+
+def test_an_unarmoured_fighter_without_shield_stays_disarmed_on_one_maneuver_face():
+    """No armour and no shield give maneuver +2, but recovery counts the faces: one 6
+    is a maneuver score of 3 and still no weapon back (issue 12)."""
+    state = armed(p2="EQUIP SWORD")
+    fx(state, "P2")["disarmed"] = True
+    for _ in range(3):
+        state, events = turn(state, basic("P1", *[2] * 6) + basic("P2", 6, 2, 2, 2, 2, 2))
+        assert scores_of(events, "P2")["maneuver"] == 3
+        assert fx(state, "P2")["disarmed"] is True
 
 
 def test_effects_land_after_this_turns_roll():

@@ -1,4 +1,4 @@
-"""Scores from dice: faces, specialty dice, every equipment modifier, wounds, floors."""
+"""Scores from dice: faces, specialty dice, every equipment modifier, wounds, no floor."""
 
 from __future__ import annotations
 
@@ -108,10 +108,20 @@ def test_modifiers(items, weapon, effects, expected):
     assert modifiers(_fighter(items, **effects), weapon) == expected
 
 
-def test_scores_never_drop_below_zero_and_a_net_takes_the_dodge():
-    f = _fighter([])  # unarmed: attack -2
+def test_scores_are_faces_plus_modifiers_with_no_floor():
+    f = _fighter([])  # unarmed: attack -2; no armour and no shield: armour -4
     dice = {"basic": [1, 2, 2, 4, 4, 4], "specialty": []}
-    assert scores(f, "unarmed", dice)["attack"] == 0
-    assert scores(f, "unarmed", dice)["armor"] == 0  # 3 rolled, -4 for no armour/shield
-    assert scores(f, "unarmed", dice)["dodge"] == 2
-    assert scores(f, "unarmed", dice, entangled=True)["dodge"] == 0
+    got = scores(f, "unarmed", dice)
+    assert got["attack"] == -1  # 1 rolled, -2 unarmed
+    assert got["armor"] == -1  # 3 rolled, -4 for no armour and no shield
+    assert got["dodge"] == 2
+
+
+@pytest.mark.parametrize(("effects", "faces", "dodge"), [
+    ({}, [2, 2, 2, 1, 1, 1], 0),  # a netted fighter may not dodge: three faces count 0
+    ({"hurt_leg": 1}, [1, 1, 1, 1, 1, 1], -2),  # ... but a wound below zero still counts
+])
+def test_a_net_takes_the_dodge(effects, faces, dodge):
+    f = _fighter(["sword", "medium_shield", "light_armor"], **effects)
+    dice = {"basic": faces, "specialty": []}
+    assert scores(f, "sword", dice, entangled=True)["dodge"] == dodge

@@ -83,8 +83,8 @@ def test_arming_refusals(text, line, message, hint):
 def test_the_charm_takes_a_slot_and_gives_no_modifiers():
     state = armed(charm("FURY"))
     scores = scores_of(turn(state, QUIET)[1], "P1")
-    # faces 2 give dodge 6; the empty shield slot counts as No Shield
-    assert scores == {"attack": 0, "dodge": 6, "damage": 0, "armor": 0, "initiative": 1,
+    # faces 2 give dodge 6; the empty shield slot counts as No Shield (armour -2)
+    assert scores == {"attack": 0, "dodge": 6, "damage": 0, "armor": -2, "initiative": 1,
                       "maneuver": 1}
     assert NO_SHIELD["initiative"] == scores["initiative"]
 
@@ -101,7 +101,7 @@ SPELL_CASES = [
     ("heal", *_heal_case(3, (1, 2), 8)),
     # never above the maximum: 6 + (6 + 6 + 2) stops at 10
     ("heal-capped", *_heal_case(6, (6, 6), 10)),
-    # ward: armour +3 (light armour, no shield: -2 floored to 0 -> 1 with faces 4)
+    # ward: armour +3 (faces 4 give 3, light armour and no shield -2, ward +3)
     ("ward", "WARD", {}, "CAST", basic("P1", 4, 4, 4, 2, 2, 2) + basic("P2", *[2] * 6),
      lambda s, ev: scores_of(ev, "P1")["armor"] == 3 - 2 + 3),
     # flash: the foe throws three basic dice

@@ -81,6 +81,26 @@ ROWS = [
     ("damage-not-above-armour-does-nothing-and-rolls-no-damage-dice", (STANDARD, STANDARD),
      {}, {}, ("", ""), basic("P1", 1, 3, 3, 2, 2, 2) + basic("P2", 4, 4, 6, 6, 6, 6),
      {"P1.strike": "lost 0", "P2.hp": 10, "P2.strike": "miss"}),
+    # "No Armor: Armor -2": the score is the faces plus the modifier, so an unarmoured
+    # fighter's armour can be below zero, and "damage equal to the difference" is then
+    # more than the damage score (1 against -2 costs 3).
+    ("no-armour-makes-blows-hit-harder", (STANDARD, "EQUIP SWORD, MEDIUM SHIELD"), {}, {},
+     ("", ""), basic("P1", 1, 3, 2, 2, 2, 2) + basic("P2", 1, 5, 5, 5, 5, 5)
+     + crit("P1", 3, 4),
+     {"P2.first.armor": -2, "first": "P2", "reroll": "keep", "P2.strike": "miss",
+      "P1.strike": "lost 3", "P2.hp": 7}),
+    # no floor anywhere: an unarmed attack of -1 still beats a hurt leg's dodge of -2
+    ("negative-scores-compare-as-numbers", ("EQUIP LIGHT ARMOR, MEDIUM SHIELD", STANDARD),
+     {}, {"P2.fx.hurt_leg": 1}, ("", ""),
+     basic("P1", 1, 3, 3, 3, 5, 5) + basic("P2", 1, 1, 1, 5, 5, 5) + crit("P1", 3, 4),
+     {"P1.first.attack": -1, "P1.first.damage": 1, "P2.first.dodge": -2,
+      "P2.first.maneuver": -2, "first": "P2", "reroll": None, "P2.strike": "lost 0",
+      "P1.strike": "lost 1", "P2.hp": 9}),
+    # damage not above armour still does nothing when both are negative
+    ("negative-damage-against-higher-armour-does-nothing",
+     ("EQUIP LIGHT ARMOR, MEDIUM SHIELD", STANDARD), {}, {},
+     ("", ""), basic("P1", 1, 1, 1, 5, 5, 2) + basic("P2", 6, 6, 6, 6, 6, 6),
+     {"P1.first.damage": -2, "P2.first.armor": 0, "P1.strike": "lost 0", "P2.hp": 10}),
     ("attack-equal-to-dodge-misses", (STANDARD, STANDARD), {}, {}, ("", ""),
      basic("P1", 1, 3, 3, 3, 3, 3) + basic("P2", 2, 4, 4, 4, 4, 4),
      {"P1.strike": "miss", "P2.hp": 10}),
@@ -138,10 +158,22 @@ ROWS = [
      {"P2.fx.knocked_down": True, "P2.fx.disarmed": True}, ("", ""),
      basic("P1", 2, 2, 2, 2, 2, 2) + basic("P2", 1, 1, 3, 3, 6, 6),
      {"P2.first.attack": 2, "P2.fx.knocked_down": False, "P2.fx.disarmed": False}),
-    ("maneuver-two-counts-after-a-hurt-leg", (STANDARD, STANDARD), {},
+    # "until the player rolls a maneuver score = 2+": what the dice show, not the
+    # modified score. A hurt leg (-2) does not stop three maneuver faces ...
+    ("rolled-maneuver-recovers-despite-a-hurt-leg", (STANDARD, STANDARD), {},
      {"P2.fx.knocked_down": True, "P2.fx.hurt_leg": 1}, ("", ""),
      basic("P1", 2, 2, 2, 2, 2, 2) + basic("P2", 1, 1, 3, 6, 6, 6),
-     {"P2.first.maneuver": 1, "P2.fx.knocked_down": True}),
+     {"P2.first.maneuver": 1, "P2.first.attack": 2, "P2.fx.knocked_down": False}),
+    # ... and going without armour and shield (+1 +1) does not turn one face into two
+    ("modifiers-do-not-count-toward-recovery", (STANDARD, "EQUIP SWORD"), {},
+     {"P2.fx.disarmed": True}, ("", ""),
+     basic("P1", 2, 2, 2, 2, 2, 2) + basic("P2", 1, 1, 1, 3, 3, 6),
+     {"P2.first.maneuver": 3, "P2.first.attack": 1, "P2.fx.disarmed": True}),
+    ("one-maneuver-face-is-not-enough", (STANDARD, STANDARD), {},
+     {"P2.fx.knocked_down": True}, ("", ""),
+     basic("P1", 2, 2, 2, 2, 2, 2) + basic("P2", 1, 1, 3, 3, 6, 2),
+     {"P2.first.maneuver": 1, "P2.first.attack": 1, "P2.fx.knocked_down": True}),
+
     ("hurt-arm-leg-and-broken-armour-stay", (STANDARD, STANDARD), {},
      {"P2.fx.hurt_arm": 1, "P2.fx.hurt_leg": 1, "P2.fx.broken_armor": 1}, ("", ""),
      basic("P1", 2, 2, 2, 2, 2, 2) + basic("P2", 1, 2, 2, 3, 4, 4),
@@ -178,8 +210,9 @@ ROWS = [
     ("net-in-a-tie-lets-the-blow-land", ("EQUIP TRIDENT, NET, LIGHT ARMOR", STANDARD),
      {}, {}, ("WIELD NET", ""),
      # no shield: the netter's initiative is 1, like P2's
+     # and no armour faces against No Shield's -2: damage 3 costs 3 - (-2) = 5
      basic("P1", 1, 3, 3, 3, 3, 3) + basic("P2", 1, 1, 3, 3, 3, 5) + crit("P2", 3, 4),
-     {"first": None, "P1.strike": "netted", "P2.strike": "lost 3", "P1.hp": 7,
+     {"first": None, "P1.strike": "netted", "P2.strike": "lost 5", "P1.hp": 5,
       "P2.fx.entangled_next": True}),
     ("netted-cannot-hit-or-dodge", (STANDARD, STANDARD), {}, {"P2.fx.entangled_next": True},
      ("", ""), basic("P1", 1, 2, 2, 2, 2, 2) + basic("P2", 1, 1, 1, 2, 2, 2),
