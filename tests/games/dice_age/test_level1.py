@@ -18,10 +18,10 @@ ROLLS = [
     ("no Number yet: any number stands", None, "ROLL TANK", 15, 15, "P2", []),
     ("a lower number becomes the Number", 9, "ROLL CASTLE", 3, 3, "P2", []),
     ("an equal number is no overshoot", 5, "ROLL CASTLE", 5, 5, "P2", []),
-    ("a Roman numeral counts as its number", 5, "ROLL CASTLE", "IV", 4, "P2", []),
+    ("a Roman numeral counts as its number", 8, "ROLL CASTLE", "VII", 7, "P2", []),
     ("a higher number loses the die rolled; the roller plays again, Number cleared",
      5, "ROLL TANK", 12, None, "P1", ["TANK"]),
-    ("a higher Roman numeral loses too", 3, "ROLL CASTLE", "IV", None, "P1", ["CASTLE"]),
+    ("a higher Roman numeral loses too", 3, "ROLL CASTLE", "VII", None, "P1", ["CASTLE"]),
     ("an icon leaves the Number alone", 7, "ROLL TANK", "cannon", 7, "P2", []),
 ]
 
