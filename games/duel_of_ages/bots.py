@@ -33,6 +33,13 @@ def _tunnel_trip(state: State, key: str, pick: Any) -> str | None:
     return None
 
 
+def _with(state: State, key: str, kind: str, pick: Any) -> str:
+    """Sometimes a WITH naming one of the character's weapons of that kind."""
+    carried = [e["card"] for e in state["chars"][key]["cards"]
+               if catalog.card(e["card"])["kind"] == kind]
+    return f" WITH {pick(carried)}" if carried and pick([0, 1]) else ""
+
+
 def random_lines(state: State, seat: str, pick: Any) -> list[str]:
     lines: list[str] = []
     mine = on_map(state, seat)
@@ -43,7 +50,8 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
             action = pick(["fire", "move", "move", "move", "none"])
             targets = _targets(state, key)
             if action == "fire" and targets:
-                lines.append(f"FIRE {key} AT {pick(targets)}" if pick([0, 1]) else f"FIRE {key}")
+                line = f"FIRE {key} AT {pick(targets)}" if pick([0, 1]) else f"FIRE {key}"
+                lines.append(line + _with(state, key, "ranged", pick))
             elif action == "move" and (trip := _tunnel_trip(state, key, pick)) and pick([0, 1]):
                 lines.append(trip)
             elif action == "move" and state["ground"] and pick([0, 1]):
@@ -94,7 +102,7 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
         for key in mine:
             form = pick(["plain", "at", "los", "space", "none", "standing"])
             if form == "plain":
-                lines.append(f"FIRE {key}")
+                lines.append(f"FIRE {key}" + _with(state, key, "ranged", pick))
             elif form == "at" and enemies:
                 lines.append(f"IF {(e := pick(enemies))} MOVES THEN FIRE {key} AT {e}")
             elif form == "los":
@@ -107,7 +115,8 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
             lines.append("CANCEL STANDING")
     for key in mine:
         if pick([0, 0, 1]):
-            lines.append(pick([f"HOLD {key}", f"MELEE {key} WITH NATURAL"]))
+            lines.append(pick([f"HOLD {key}", f"MELEE {key} WITH NATURAL",
+                               f"MELEE {key}" + _with(state, key, "melee", pick)]))
     if pick(range(400)) == 0:
         lines.append("SURRENDER")
     return lines

@@ -98,8 +98,11 @@ def _move(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
 
 def _fire(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     key = _own(tokens, ctx)
-    opts = _options(tokens[1:], {"AT", "IN"})
+    opts = _options(tokens[1:], {"AT", "IN", "WITH"})
     order: dict[str, Any] = {"op": "fire", "char": key}
+    if "WITH" in opts:
+        order["with"] = expect_word(opts["WITH"], [k for k, c in catalog.equipment().items()
+                                                   if c["kind"] == "ranged"], "ranged weapon")
     if "AT" in opts:
         order["at"] = _enemy(opts["AT"], ctx)
     if "IN" in opts:
@@ -281,6 +284,25 @@ ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy", "heal", "ri
                "dismount", "trade", "havoc", "maneuver"}
 
 
+def _weapon_not_carried(state: State, item: dict[str, Any]) -> tuple[str, str] | None:
+    """A plain or conditional FIRE/MELEE ... WITH <card> must name a card the character
+    carries now (nothing can bring him a weapon before he uses it this turn); a STANDING
+    one may name a card he hopes to carry later."""
+    for order in (item.get("order"), item.get("then"), item.get("else")):
+        if not order or order["op"] not in ("fire", "melee") \
+                or order.get("with") in (None, "NATURAL"):
+            continue
+        key = order["char"]
+        kind = "ranged" if order["op"] == "fire" else "melee"
+        carried = [e["card"] for e in state["chars"][key]["cards"]
+                   if catalog.card(e["card"])["kind"] == kind]
+        if order["with"] not in carried:
+            return (f"{key} does not carry {order['with']}",
+                    f"his {kind} weapons: " + (", ".join(carried) or "none")
+                    + ("" if kind == "ranged" else " (or NATURAL)"))
+    return None
+
+
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:
     """Every line parsed; a waiting team's plain MOVE/REINFORCE is refused."""
     items: list[dict[str, Any]] = []
@@ -292,6 +314,9 @@ def parse(state: State, seat: str, text: str, *, default: bool = False) -> Order
             errors.append(OrderError(line.number, exc.message, exc.hint))
             continue
         order = item.get("order")
+        if not item.get("standing") and (why := _weapon_not_carried(state, item)):
+            errors.append(OrderError(line.number, *why))
+            continue
         if order and not item.get("standing") and order["op"] in ACTIVE_ONLY \
                 and seat != state["active"]:
             errors.append(OrderError(line.number, f"it is not {seat}'s turn to "

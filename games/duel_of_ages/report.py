@@ -28,6 +28,9 @@ def line(event: Event) -> str | None:
         return f"- (secret) {d['char']} carries the {_card(d['card'])}."
     if kind == "reveal":
         return f"- {d['char']} shows the {_card(d['card'])}."
+    if kind == "no_weapon":
+        return (f"- {d['char']} does not carry a usable {_card(d['card'])} and fights "
+                f"with what he has.")
     if kind == "no_shot":
         return f"- {d['char']} holds fire: {d['why']}."
     if kind == "random_target":
@@ -129,6 +132,15 @@ def line(event: Event) -> str | None:
         return f"- {d['char']} rides the {_card(d['card'])}."
     if kind == "defaulted":
         return f"- Team {d['seat']} sent no orders; standard orders were used."
+    if kind == "sudden_death":
+        return (f"\n**Time: the teams are tied** ({d['detail']}); sudden death: the first "
+                f"team to break the tie wins at once.")
+    if kind == "trade_undone":
+        return (f"- The trade between {d['char']} and {d['with']} never happened: the cards "
+                f"go back the way they were.")
+    if kind == "pickup_undone":
+        return (f"- {d['char']} never reached {d['space']}: the cards he picked up there "
+                f"lie on the ground again.")
     if kind == "game_over":
         who = f"Team {d['winner']} wins" if d["winner"] else "The game is drawn"
         return f"\n**{who}** ({d['summary']})."

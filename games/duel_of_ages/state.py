@@ -47,20 +47,28 @@ def with_me(state: State, key: str, team: str | None = None) -> list[str]:
     return at(state, space, team, down)
 
 
-def ranged_card(state: State, key: str) -> str | None:
-    """The ranged weapon a character fights with: the first one he can use."""
-    for entry in state["chars"][key]["cards"]:
-        card = catalog.card(entry["card"])
-        if card["kind"] == "ranged" and catalog.can_use(key, entry["card"]):
-            return entry["card"]
-    return None
+def carried_weapons(state: State, key: str, kind: str) -> list[str]:
+    """The usable cards of one weapon kind ("ranged" or "melee") a character carries, in
+    carrying order."""
+    return [e["card"] for e in state["chars"][key]["cards"]
+            if catalog.card(e["card"])["kind"] == kind and catalog.can_use(key, e["card"])]
 
 
-def melee_card(state: State, key: str) -> str | None:
-    for entry in state["chars"][key]["cards"]:
-        if catalog.card(entry["card"])["kind"] == "melee" and catalog.can_use(key, entry["card"]):
-            return entry["card"]
-    return None
+def ranged_card(state: State, key: str, wanted: str | None = None) -> str | None:
+    """The ranged weapon a character fights with: the one named (if he carries it and can
+    use it), else the first one he can use."""
+    weapons = carried_weapons(state, key, "ranged")
+    if wanted is not None:
+        return wanted if wanted in weapons else None
+    return weapons[0] if weapons else None
+
+
+def melee_card(state: State, key: str, wanted: str | None = None) -> str | None:
+    """The melee card named (if carried and usable), else the first usable one."""
+    weapons = carried_weapons(state, key, "melee")
+    if wanted is not None:
+        return wanted if wanted in weapons else None
+    return weapons[0] if weapons else None
 
 
 def invariants(state: State) -> list[str]:

@@ -56,11 +56,12 @@ def hit_number(state: State, firer: str, target: str, weapon: str | None,
     return challenge.challenge_number(me[stats["skill"]], stealth, -penalty)
 
 
-def ranged_block(state: State, firer: str, space: str, down: bool = False) -> str | None:
-    """Why `firer` cannot shoot into `space` (in the tunnel below it when `down`) with his
-    ranged weapon now (None: he can)."""
-    weapon = ranged_card(state, firer)
-    if weapon is None:
+def ranged_block(state: State, firer: str, space: str, down: bool = False,
+                 weapon: str | None = None) -> str | None:
+    """Why `firer` cannot shoot into `space` (in the tunnel below it when `down`) with
+    `weapon` (default: his first usable ranged card) now (None: he can)."""
+    weapon = weapon or ranged_card(state, firer)
+    if weapon is None or ranged_card(state, firer, weapon) is None:
         return "has no usable ranged weapon"
     here, here_down = position(state, firer)
     if (space, down) == (here, here_down):

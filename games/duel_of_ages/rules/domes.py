@@ -10,6 +10,7 @@ from games.core.types import Event
 from .. import catalog, challenge, hexmap
 from ..state import State, alive, at, chars, on_map, other
 from .combat import Events, eliminate
+from .victory import check_sudden_death
 
 
 def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: str) -> None:
@@ -218,3 +219,4 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
                 eliminate(state, events, key)
             else:
                 place_in_dome(state, rng, events, key, then)
+            check_sudden_death(state, events)

@@ -9,7 +9,16 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from .. import catalog, hexmap
-from ..state import State, at, on_map, other, position, ranged_card, with_me
+from ..state import (
+    State,
+    at,
+    carried_weapons,
+    on_map,
+    other,
+    position,
+    ranged_card,
+    with_me,
+)
 from .combat import (
     Events,
     apply,
@@ -20,6 +29,8 @@ from .combat import (
     settle_weapon,
     strike,
 )
+from .trade import undo_trades
+from .victory import check_sudden_death
 
 
 def _no_shot(state: State, key: str, why: str) -> Event:
@@ -44,16 +55,21 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
         targets = [k for k in on_map(state, other(team))
                    if (order.get("at") in (None, k))
                    and order.get("in") in (None, state["chars"][k]["space"])]
-        legal = [k for k in targets if ranged_block(state, key, *position(state, k)) is None]
+        weapon = choose_weapon(state, key, order.get("with"), targets)
+        if weapon is None:
+            named = order.get("with")
+            why = (f"does not carry a usable {catalog.card(named)['title']}" if named
+                   else "has no usable ranged weapon")
+            events.append(_no_shot(state, key, why))
+            continue
+        legal = [k for k in targets
+                 if ranged_block(state, key, *position(state, k), weapon) is None]
         if not legal:
             why = "no enemy in sight and range"
             if order.get("at") in targets:
-                why = ranged_block(state, key, *position(state, order["at"])) or why
-            elif ranged_card(state, key) is None:
-                why = "has no usable ranged weapon"
+                why = ranged_block(state, key, *position(state, order["at"]), weapon) or why
             events.append(_no_shot(state, key, why))
             continue
-        weapon = ranged_card(state, key)
         intended = max(legal, key=lambda k: hit_number(state, key, k, weapon))
         fired.add(key)
         if catalog.card(weapon).get("target") == "area":
@@ -61,10 +77,47 @@ def fire_phase(state: State, rng: RngBase, events: Events, team: str,
             victims = with_me(state, intended)
             records = [strike(state, rng, events, "fire", key, v, weapon) for v in victims]
             settle_weapon(state, events, [land(state, events, r) for r in records])
-            continue
-        target = random_target(state, rng, events, key, intended)
-        apply(state, events, strike(state, rng, events, "fire", key, target, weapon))
+        else:
+            target = random_target(state, rng, events, key, intended)
+            apply(state, events, strike(state, rng, events, "fire", key, target, weapon))
+        check_sudden_death(state, events)
     return fired
+
+
+def choose_weapon(state: State, key: str, named: str | None, targets: list[str]
+                  ) -> str | None:
+    """Pick Your Weapon: the card named by WITH (None if he does not carry it or cannot
+    use it); otherwise the first usable ranged card that reaches one of the targets, or
+    the first usable one when none does (so the reason given is about range or sight)."""
+    if named is not None:
+        return ranged_card(state, key, named)
+    weapons = carried_weapons(state, key, "ranged")
+    for weapon in weapons:
+        if any(ranged_block(state, key, *position(state, k), weapon) is None for k in targets):
+            return weapon
+    return weapons[0] if weapons else None
+
+
+def rewind(state: State, events: Events, mover: str, moved: dict[str, dict[str, Any]],
+           index: int) -> None:
+    """A mover about to die from a shot at step `index` of his path dies there: he is put
+    back in that space, cards he picked up further on go back to the ground where they
+    lay, and trades he had not yet reached are undone (he never got there)."""
+    record = moved[mover]
+    c = state["chars"][mover]
+    for taken in reversed(record.get("pickups", [])):
+        if taken["index"] <= index:
+            continue
+        picked = {id(e) for e in taken["cards"]}
+        c["cards"] = [e for e in c["cards"] if id(e) not in picked]
+        for entry in taken["discarded"]:
+            state["discard"].remove(entry["card"])
+            if id(entry) not in picked:
+                c["cards"].append(entry)
+        state["ground"][taken["pile"]] = list(taken["cards"])
+        events.append(Event("pickup_undone", {"char": mover, "space": taken["pile"]}))
+    undo_trades(state, events, mover, moved, index)
+    c["space"], c["down"] = record["steps"][index]
 
 
 def condition_holds(state: State, cond: dict[str, Any], moved: dict[str, dict[str, Any]],
@@ -104,10 +157,15 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
         if key in done or state["chars"][key]["status"] != "map":
             continue
         done.add(key)
-        weapon = ranged_card(state, key)
-        if weapon is None or catalog.card(weapon)["opfire"] == 0:
-            events.append(_no_shot(state, key, "no weapon fit for opportunity fire"))
+        named = order.get("with")
+        fit = [w for w in carried_weapons(state, key, "ranged")
+               if catalog.card(w)["opfire"] > 0 and named in (None, w)]
+        if not fit:
+            events.append(_no_shot(state, key, "no weapon fit for opportunity fire" if not named
+                                   else f"does not carry a usable "
+                                        f"{catalog.card(named)['title']} fit for it"))
             continue
+        weapon = fit[0]
         here = state["chars"][key]["space"]
         squatters = [k for k in with_me(state, key, other(team)) if k not in moved]
         if squatters:
@@ -116,7 +174,8 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
         shot_targets: set[str] = set()
         shot_spaces: set[tuple[str, bool]] = set()
         shots = 0
-        while shots < catalog.card(weapon)["opfire"] and ranged_card(state, key) == weapon:
+        while shots < catalog.card(weapon)["opfire"] and \
+                ranged_card(state, key, weapon) == weapon:
             best = None
             for mover, record in moved.items():
                 if state["chars"][mover]["status"] != "map" or mover in shot_targets:
@@ -126,7 +185,7 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                 for index, (space, down) in enumerate(record["steps"]):
                     if (space, down) in shot_spaces or order.get("in") not in (None, space):
                         continue
-                    if ranged_block(state, key, space, down) is not None:
+                    if ranged_block(state, key, space, down, weapon) is not None:
                         continue
                     number = hit_number(state, key, mover, weapon, here, space, down)
                     rank = (number, -index)
@@ -145,7 +204,23 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                 victims = area_victims(state, moved, space, down)
                 records = [strike(state, rng, events, "opfire", key, v, weapon, here, space,
                                   down) for v in victims]
-                settle_weapon(state, events, [land(state, events, r) for r in records])
+                settle_weapon(state, events, [_land_on_path(state, events, r, moved)
+                                              for r in records])
             else:
-                apply(state, events, strike(state, rng, events, "opfire", key, mover, weapon,
-                                            here, space, down))
+                record = strike(state, rng, events, "opfire", key, mover, weapon, here, space,
+                                down)
+                settle_weapon(state, events, [_land_on_path(state, events, record, moved)])
+            check_sudden_death(state, events)
+
+
+def _land_on_path(state: State, events: Events, record: dict[str, Any],
+                  moved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Opportunity fire lands where the target was shot: a mover it kills dies in that
+    space of his path (and drops his cards there), not where his move ended."""
+    target = record["target"]
+    if target in moved and record["damage"] >= state["chars"][target]["health"]:
+        spot = [record["space"], record["down"]]
+        steps = moved[target]["steps"]
+        if spot in steps:
+            rewind(state, events, target, moved, steps.index(spot))
+    return land(state, events, record)

@@ -12,6 +12,7 @@ from .. import catalog, challenge, hexmap
 from ..state import SEATS, State
 from .combat import Events
 from .domes import place_in_dome
+from .victory import check_sudden_death
 
 
 def setup(state: State, rng: RngBase) -> None:
@@ -114,15 +115,6 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
                 if order["op"] == "challenge" and c["space"] == guardian_space(state, age, team):
                     done.add(key)
                     challenge_guardian(state, rng, events, key, age)
+                    check_sudden_death(state, events)
                     progress = True
                     break
-
-
-def points(state: State) -> dict[str, int]:
-    """One point per labyrinth where a team's guardian position is nearer the entrance."""
-    score = {seat: 0 for seat in SEATS}
-    for lab in state["labyrinths"].values():
-        a, b = (lab["positions"][s] for s in SEATS)
-        if a != b:
-            score[SEATS[0] if a < b else SEATS[1]] += 1
-    return score

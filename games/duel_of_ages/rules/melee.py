@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.rng import RngBase
+from games.core.types import Event
 
 from .. import catalog
 from ..state import State, melee_card, on_map, other, with_me
 from .combat import Events, apply, strike
+from .victory import check_sudden_death
 
 
 def melee_phase(state: State, rng: RngBase, events: Events, first: str,
@@ -44,9 +46,23 @@ def _wave(state: State, rng: RngBase, events: Events, first: str,
                 continue
             enemies = with_me(state, key, other(team))
             target = order.get("at") if order.get("at") in enemies else enemies[0]
-            weapon = melee_card(state, key)
-            if order.get("with") == "NATURAL":
-                weapon = None
+            weapon = _weapon(state, events, key, order.get("with"))
             records.append(strike(state, rng, events, "melee", key, target, weapon))
     for record in records:
         apply(state, events, record)
+    check_sudden_death(state, events)  # the blows of one wave land together
+
+
+def _weapon(state: State, events: Events, key: str, named: str | None) -> str | None:
+    """Pick Your Weapon: NATURAL is the bare-handed attack; a named card is used if he
+    carries it and can use it, else (told to his own team only) his first usable melee
+    card; no choice means the first usable melee card, or bare hands."""
+    if named == "NATURAL":
+        return None
+    if named is not None:
+        weapon = melee_card(state, key, named)
+        if weapon is not None:
+            return weapon
+        events.append(Event("no_weapon", {"char": key, "card": named},
+                            (state["chars"][key]["team"],)))
+    return melee_card(state, key)

@@ -57,8 +57,9 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
     return plan
 
 
-def pick_up(state: State, events: Events, char: str, pile: str) -> None:
-    """All the cards on the ground at once; above four, the newest are discarded."""
+def pick_up(state: State, events: Events, char: str, pile: str) -> dict[str, Any]:
+    """All the cards on the ground at once; above four, the newest are discarded.
+    Returns what changed hands, so opportunity fire can undo it (see rewind)."""
     c = state["chars"][char]
     cards = state["ground"].pop(pile)
     c["cards"] += cards
@@ -71,6 +72,7 @@ def pick_up(state: State, events: Events, char: str, pile: str) -> None:
                                    "discarded": [e["card"] for e in extra]}))
     events.append(Event("pickup_cards", {"char": char, "cards": [e["card"] for e in cards]},
                         (c["team"],)))
+    return {"pile": pile, "cards": cards, "discarded": extra}
 
 
 def move_points(state: State, char: str) -> int:
@@ -94,6 +96,7 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
     points = speed
     riding = catalog.card(c["mount"]) if c.get("mount") else {}
     steps: list[list[Any]] = []
+    pickups: list[dict[str, Any]] = []
     spent = False
     stop = None
     for kind, space in _actions(state, char, waypoints):
@@ -108,9 +111,10 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
                 stop = "not enough move points to pick up"
                 break
             points, spent = points - 2, True
-            pick_up(state, events, char, pile)
+            taken = pick_up(state, events, char, pile)
             if [space, c["down"]] not in steps[-1:]:
                 steps.append([space, c["down"]])  # spending points here makes him a target
+            pickups.append({**taken, "index": len(steps) - 1})
             continue
         if kind == "surface" and not _can_step(state, space):
             stop = "the way is blocked"
@@ -136,7 +140,7 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
         if kind == "surface" and hexmap.terrain()[space] == "tower":
             stop = "a tower ends movement"
             break
-    return {"steps": steps, "stop": stop, "spent": speed - points}
+    return {"steps": steps, "stop": stop, "spent": speed - points, "pickups": pickups}
 
 
 def leave_dome(state: State, char: str) -> dict[str, Any]:

@@ -37,6 +37,9 @@ def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
             events.append(Event("no_trade", {"char": a, "with": b, "why": why},
                                 (ca["team"],)))
             continue
+        record_trade = {"seq": sum(len(r.get("trades", [])) for r in moved.values()),
+                        "chars": (a, b), "index": {},
+                        "before": {a: list(ca["cards"]), b: list(cb["cards"])}}
         for key in (a, b):
             points[key] -= 2
             record = moved.setdefault(key, {"steps": [], "spent": 0, "stop": None})
@@ -44,12 +47,15 @@ def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
             here = list(position(state, key))
             if record["steps"][-1:] != [here]:
                 record["steps"].append(here)  # spending points here makes him a target
+            record_trade["index"][key] = len(record["steps"]) - 1
+            record.setdefault("trades", []).append(record_trade)
         ca["cards"] = [e for e in ca["cards"] if e not in give] + take
         cb["cards"] = [e for e in cb["cards"] if e not in take] + give
         extra = {k: c["cards"][4:] for k, c in ((a, ca), (b, cb))}
         for key, c in ((a, ca), (b, cb)):
             c["cards"] = c["cards"][:4]
             state["discard"] += [e["card"] for e in extra[key]]
+        record_trade["discarded"] = [e["card"] for x in extra.values() for e in x]
         events.append(Event("trade", {
             "char": a, "with": b, "gave": len(give), "took": len(take),
             "shown": [e["card"] for e in give + take if e["revealed"]],
@@ -58,3 +64,33 @@ def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
                                             "gave": [e["card"] for e in give],
                                             "took": [e["card"] for e in take]},
                             (ca["team"],)))
+
+
+def undo_trades(state: State, events: Events, char: str, moved: dict[str, dict[str, Any]],
+                shot_at: int) -> None:
+    """A trader killed before he reached the trade: the trade never happened (the Chief
+    Weewak's ruling). Every trade he made after step `shot_at` of his path is undone (one
+    made where he was shot stands: he had reached it), and so is every later trade by a
+    character whose cards that changes, so the cards go back the way they were."""
+    trades = {t["seq"]: t for r in moved.values() for t in r.get("trades", [])}
+    undone = [t for t in trades.values() if char in t["chars"]
+              and t["index"][char] > shot_at]
+    if not undone:
+        return
+    first = min(t["seq"] for t in undone)
+    affected = {char}
+    restore: dict[str, list[dict[str, Any]]] = {}
+    for seq in sorted(trades):
+        t = trades[seq]
+        if seq < first or not affected & set(t["chars"]):
+            continue
+        for key in t["chars"]:
+            affected.add(key)
+            restore.setdefault(key, t["before"][key])
+        for card in t["discarded"]:
+            state["discard"].remove(card)
+        for key in t["chars"]:
+            moved[key]["trades"].remove(t)
+        events.append(Event("trade_undone", {"char": t["chars"][0], "with": t["chars"][1]}))
+    for key, cards in restore.items():
+        state["chars"][key]["cards"] = list(cards)

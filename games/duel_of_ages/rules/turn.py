@@ -10,7 +10,7 @@ from games.core.types import Event, Orders
 
 from .. import catalog
 from ..state import SEATS, State, alive, other
-from . import labyrinth
+from . import labyrinth, victory
 from .combat import Events, lose_card, reveal
 from .domes import adventure, reinforce
 from .fire import condition_holds, fire_phase, opfire_phase
@@ -92,23 +92,26 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
         if any(i.get("order", {}).get("op") == "surrender" for i in items[seat]):
             finish(state, events, other(seat), f"{seat} surrendered")
             return events
-    free_actions(state, events, _plain(items[team], {"destroy", "heal", "ride", "dismount"}))
-    fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
-    moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired,
-                       _plain(items[team], {"trade"}))
-    if moved:
-        opfire_phase(state, rng, events, waiting,
-                     _conditional(state, items[waiting], {"fire"}, moved), moved)
-    melee_phase(state, rng, events, team,
-                {seat: _conditional(state, items[seat], {"melee", "hold"}, moved)
-                 for seat in (team, waiting)})
-    wishes: dict[str, dict[str, Any]] = {}
-    for order in _plain(items[team], {"havoc", "maneuver"}):
-        wishes.setdefault(order["char"], order)
-    adventure(state, rng, events, team, wishes)
-    labyrinth.adventure(state, rng, events, team,
-                        _plain(items[team], {"challenge", "mercy"}))
-    reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])
+    try:
+        free_actions(state, events, _plain(items[team], {"destroy", "heal", "ride", "dismount"}))
+        fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
+        moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired,
+                           _plain(items[team], {"trade"}))
+        if moved:
+            opfire_phase(state, rng, events, waiting,
+                         _conditional(state, items[waiting], {"fire"}, moved), moved)
+        melee_phase(state, rng, events, team,
+                    {seat: _conditional(state, items[seat], {"melee", "hold"}, moved)
+                     for seat in (team, waiting)})
+        wishes: dict[str, dict[str, Any]] = {}
+        for order in _plain(items[team], {"havoc", "maneuver"}):
+            wishes.setdefault(order["char"], order)
+        adventure(state, rng, events, team, wishes)
+        labyrinth.adventure(state, rng, events, team,
+                            _plain(items[team], {"challenge", "mercy"}))
+        reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])
+    except victory.GameOver:
+        return events
     check_end(state, events)
     if not state["over"]:
         if team == SEATS[1]:
@@ -163,8 +166,9 @@ def _usable(state: State, key: str, kind: str, wanted: str | None) -> str | None
 
 def check_end(state: State, events: Events) -> None:
     """Elimination ends the game at once. After the last round the points count: one for
-    more characters alive, one per labyrinth led; a tie plays on (sudden death) until it
-    is broken, for up to three more rounds."""
+    more characters alive, one per labyrinth led; a tie starts sudden death, which ends
+    the moment the tie is broken (checked after every shot and adventure), and after
+    three more rounds a tie is a draw."""
     counts = {seat: len(alive(state, seat)) for seat in SEATS}
     if not all(counts.values()):
         standing = [s for s in SEATS if counts[s]]
@@ -177,18 +181,17 @@ def check_end(state: State, events: Events) -> None:
     past = state["round"] > state["rounds"] or (end_of_round and state["round"] == state["rounds"])
     if not past:
         return
-    score = labyrinth.points(state)
-    if counts[SEATS[0]] != counts[SEATS[1]]:
-        score[max(SEATS, key=lambda s: counts[s])] += 1
-    white, black = score[SEATS[0]], score[SEATS[1]]
-    detail = (f"{white} to {black} points ({counts[SEATS[0]]} to {counts[SEATS[1]]} "
-              f"characters alive)")
+    points, counts = victory.score(state)
+    white, black = points[SEATS[0]], points[SEATS[1]]
     if white != black:
-        finish(state, events, SEATS[0] if white > black else SEATS[1], f"time: {detail}")
+        finish(state, events, SEATS[0] if white > black else SEATS[1],
+               f"time: {victory.detail(points, counts)}")
     elif end_of_round and state["round"] >= state["rounds"] + 3:
-        finish(state, events, None, f"time: still {detail} after sudden death")
+        finish(state, events, None, f"time: still {victory.detail(points, counts)} "
+                                    f"after sudden death")
+    elif not state.get("sudden_death"):
+        state["sudden_death"] = True
+        events.append(Event("sudden_death", {"detail": victory.detail(points, counts)}))
 
 
-def finish(state: State, events: Events, winner: str | None, summary: str) -> None:
-    state["over"], state["winner"], state["summary"] = True, winner, summary
-    events.append(Event("game_over", {"winner": winner, "summary": summary}))
+finish = victory.finish
