@@ -71,7 +71,8 @@ class DungeonquestEngine(Engine):
         return Orders(seat, items, "\n".join(lines))
 
     def default_orders(self, state: State, seat: str) -> Orders:
-        """A missed deadline: head on toward the standing destination, or stand still."""
+        """A missed deadline: head on toward the standing destination, or stand still.
+        `resolve` marks them `auto`: a default never loots the treasure chamber."""
         dest = state["chars"][seat]["destination"]
         order = {"op": "move", "to": dest} if dest else {"op": "stay"}
         items = [{"order": order}]
@@ -143,7 +144,7 @@ class DungeonquestEngine(Engine):
         moves = [f"MOVE {SIDE_WORDS[d].upper()}" for d in dirs]
         actions = moves * 2 + ["MOVE TO E7", "MOVE TO E7", f"MOVE TO {pick(ALL_SQUARES)}",
                                "SEARCH", "SEARCH THEN NORTH", "STAY", "RETREAT",
-                               "MOVE NORTH EAST", f"MOVE TO {pick(START_TOWERS)}"]
+                               "MOVE NORTH EAST", f"MOVE TO {pick(START_TOWERS)}", "LEAVE"]
         lines.append(pick(actions))
         return "\n".join(lines)
 

@@ -90,6 +90,15 @@ def _search(tokens: list[str], ctx: Any) -> Order:
                       "e.g. SEARCH THEN EAST, SEARCH THEN G7, SEARCH CRYPT or SEARCH BODY")
 
 
+def _leave(tokens: list[str], ctx: Any) -> Order:
+    words = [t.upper() for t in tokens if t.upper() not in ("THE", "EARLY")]
+    if words not in ([], ["DUNGEON"]):
+        raise OrderSyntax("LEAVE takes nothing after it",
+                          "write LEAVE: in a corner tower the hero quits the dungeon; "
+                          "elsewhere he heads for the nearest tower to quit there")
+    return {"op": "leave"}
+
+
 def _stay(tokens: list[str], ctx: Any) -> Order:
     _no_args(tokens, "STAY")
     return {"op": "stay"}
@@ -200,13 +209,15 @@ def render(order: Order) -> str:
         return f"DESTINATION {order['square'] or 'NONE'}"
     if op == "drink":
         return "DRINK POTION"
+    if op == "leave":
+        return "LEAVE"
     if op == "use":
         return f"USE RING OF {order['ring'].upper()}"
     return op.upper()
 
 
 KEYWORDS = {"MOVE": _move, "GO": _move, "RETREAT": _retreat, "SEARCH": _search,
-            "STAY": _stay, "LOOT": _stay, "REST": _stay, "DESTINATION": _destination,
+            "STAY": _stay, "LEAVE": _leave, "LOOT": _stay, "REST": _stay, "DESTINATION": _destination,
             "ATTACK": _simple("attack"), "WAIT": _simple("wait"), "ESCAPE": _simple("escape"),
             "SHOOT": _shoot, "FIGHT": _simple("fight"), "FLEE": _simple("flee"),
             "IGNORE": _simple("ignore"), "DRINK": _drink, "USE": _use}
@@ -234,7 +245,7 @@ ANSWERS: dict[str, set[str]] = {
     "tile": {"use:transformation"},
     "search": {"use:vision"},
     "start": {"drink", "use:healing"},
-    "action": {"move", "search", "stay"},
+    "action": {"move", "search", "stay", "leave"},
     "hurt": {"drink"},
 }
 

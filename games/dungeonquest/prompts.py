@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import CHAMBER, SIDE_WORDS, allowed_sides, passage
+from .board import CHAMBER, SIDE_WORDS, TOWERS, allowed_sides, passage
 from .content import RINGS
 from .rules.combat import describe_choices
 from .state import State, treasure_total
 
 HELP = ("One order per line. Movement: MOVE <direction>[ <direction>...], MOVE TO <square>, "
-        "RETREAT, SEARCH [THEN <direction>], STAY (LOOT in the treasure chamber), "
+        "RETREAT, SEARCH [THEN <direction>], STAY (LOOT in the treasure chamber), LEAVE "
+        "(quit the dungeon by a corner tower), "
         "DESTINATION <square>. Answers: ATTACK, WAIT, ESCAPE, SHOOT, FIGHT, FLEE, "
         "SEARCH CRYPT, SEARCH BODY, IGNORE. Items: DRINK POTION, USE RING OF <name>. "
         "Conditions: IF MONSTER [kind] / AMBUSH / SPIDER / CRYPT / CORPSE / TRAP / DOOR / "
@@ -64,6 +65,8 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
         choices = pending_choices(state, seat) + choices
     if ch["pos"] in CHAMBER:
         choices.append("LOOT")
+    elif ch["pos"] in TOWERS:
+        choices += ["LEAVE", "STAY"]
     else:
         choices += ["SEARCH", "STAY"]
     if ch["prev"]:

@@ -28,6 +28,7 @@ class Ctx:
         self.phase = "turn"
         self.stopped: set[str] = set()   # heroes whose turn has ended
         self.looters: set[str] = set()   # heroes who take treasure in the chamber this turn
+        self.missed: set[str] = set()    # seats that sent no orders (default orders)
 
     # -- basics ------------------------------------------------------------------
     @property
@@ -146,14 +147,19 @@ class Ctx:
         self.say(seat, f"**{ch['name']} has perished in {ch['pos']}** ({cause}).",
                  public=True, kind="death")
 
-    def escape_dungeon(self, seat: str, tower: str) -> None:
+    def escape_dungeon(self, seat: str, tower: str, *, sunset: bool = False) -> None:
         ch = self.ch(seat)
         ch["status"] = "escaped"
         ch["pos"] = tower
         ch["pending"] = None
         ch["spider"] = ch["torch"] = ch["trapdoor"] = False
         ch["skip"] = 0
-        ch["fate"] = f"escaped through the tower {tower} on turn {self.turn}"
         self.stopped.add(seat)
+        if sunset:
+            ch["fate"] = f"was safe in the corner room {tower} at sunset"
+            self.say(seat, f"**{ch['name']} is safe in the corner room at {tower} when night "
+                           f"falls, and is out of the dungeon!**", public=True, kind="escape")
+            return
+        ch["fate"] = f"escaped through the tower {tower} on turn {self.turn}"
         self.say(seat, f"**{ch['name']} climbs out through the tower at {tower} and has "
                        f"escaped the dungeon!**", public=True, kind="escape")

@@ -207,14 +207,38 @@ def continue_side(ctx: Ctx, seat: str, target: str | None) -> str | None:
     return ahead if ahead in sides else sides[0]
 
 
+def wants_out(ctx: Ctx, seat: str, tower: str, target: str | None = None) -> bool:
+    """Whether the player asked to leave the dungeon by `tower`: a MOVE TO that tower (or
+    LEAVE) this turn, or, failing a MOVE TO, a destination set on that tower. Nothing
+    else takes a hero out: the rulebook lets a hero leave early only if he wishes."""
+    if target is not None:
+        return target == tower
+    order = ctx.answer(seat, "action", {})
+    if order is not None and order["op"] == "leave":
+        return True
+    if order is not None and order["op"] == "move" and order.get("to"):
+        return bool(order["to"] == tower)
+    return bool(ctx.ch(seat)["destination"] == tower)
+
+
+def stop_in_tower(ctx: Ctx, seat: str, tower: str, how: str) -> None:
+    """A hero brought into a tower without asking to leave stands in that corner room."""
+    ctx.stopped.add(seat)
+    ctx.say(seat, f"{how} the tower at {tower}: a corner room, safe at sunset. The hero "
+                  "stays in the dungeon; order LEAVE to quit it, or move on.", public=True)
+
+
 def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
-         target: str | None = None, secret: bool = False) -> None:
+         target: str | None = None, secret: bool = False, own: bool = False,
+         forced: bool = False) -> None:
     """Step, and keep stepping while corridors (or a tower passed through) carry the hero.
 
-    A tower is passed through (in by one exit, out by the other) when more directions
-    follow, when a MOVE TO aims elsewhere, or when a corridor carried the hero in and the
-    destination lies elsewhere; otherwise entering it escapes the dungeon. Corridors steer
-    by the extra directions, then the MOVE TO square, then the destination."""
+    Entering a tower leaves the dungeon only when the player asked for it: a step of his
+    own straight into the tower (`own`: a direction or RETREAT), or a MOVE TO / LEAVE /
+    destination naming that tower. More directions to come pass through it (in by one
+    exit, out by the other), as does a corridor or a MOVE TO carrying the hero elsewhere;
+    a die-driven step (`forced`: the chamber of darkness) stops in the tower. Corridors
+    steer by the extra directions, then the MOVE TO square, then the destination."""
     ch = ctx.ch(seat)
     dirs = list(dirs or [])
     side: str | None = first
@@ -224,10 +248,11 @@ def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
         steps += 1
         if outcome == "tower":
             tower = ch["pos"]
-            goal = target or (ch["destination"] if steps > 1 else None)
-            passing = bool(dirs) or (goal is not None and goal != tower)
-            if not passing:
+            if not dirs and (wants_out(ctx, seat, tower, target) or (own and steps == 1)):
                 ctx.escape_dungeon(seat, tower)
+                return
+            if not dirs and forced:
+                stop_in_tower(ctx, seat, tower, "Stumbles into")
                 return
             dirs = dirs[1:]
             others = [s for s in open_sides(ctx.state["board"][tower]) if s != ch["entry"]]
@@ -282,7 +307,10 @@ def flee_back(ctx: Ctx, seat: str, what: str) -> bool:
     ctx.stopped.add(seat)
     ctx.say(seat, f"Flees {what} back to {prev}.", public=True, kind="move", to=prev)
     if board[prev]["kind"] == "tower":
-        ctx.escape_dungeon(seat, prev)
+        if wants_out(ctx, seat, prev):
+            ctx.escape_dungeon(seat, prev)
+        else:
+            stop_in_tower(ctx, seat, prev, "Takes refuge in")
     return True
 
 
@@ -414,17 +442,24 @@ def run_movement(ctx: Ctx, actions: dict[str, dict[str, Any]]) -> None:
             continue
         action = actions[seat]
         side = firsts[seat][0]
+        own = bool(action.get("dirs") or action.get("back")) and not action.get("auto") \
+            and not action.get("forced")
         walk(ctx, seat, side, dirs=list(action.get("dirs") or [])[1:],
-             target=action.get("to"))
+             target=action.get("to"), own=own, forced=bool(action.get("forced")))
     for seat in state["seats"]:
         action = actions.get(seat)
         if action is None or ctx.ch(seat)["status"] != "in":
             continue
-        if action["op"] == "search":
+        if action["op"] == "leave":
+            ctx.escape_dungeon(seat, ctx.ch(seat)["pos"])
+        elif action["op"] == "search":
             search(ctx, seat, action)
         elif action["op"] == "stay":
             if ctx.ch(seat)["pos"] in CHAMBER and not action.get("auto"):
                 ctx.looters.add(seat)
+            elif action.get("auto") and ctx.ch(seat)["pos"] in CHAMBER:
+                ctx.say(seat, "Stands still in the treasure chamber without touching the "
+                              "hoard (only a LOOT or STAY order takes treasure).", public=True)
             elif action.get("auto"):
                 ctx.say(seat, "Stands still.", public=True)
             else:

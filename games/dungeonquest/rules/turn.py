@@ -11,7 +11,7 @@ from games.core.orders import choose, compare, merge_standing
 from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
-from ..board import CHAMBER, targets_for, text_map
+from ..board import CHAMBER, TOWERS, route_to, targets_for, text_map
 from ..content import MONSTERS, RINGS
 from ..orders import value_of
 from ..state import State, active, treasure_total
@@ -35,10 +35,15 @@ def resolve_turn(state: State, orders: dict[str, Orders], rng: RngBase
         kept, turn_items = merge_standing(ch["standing"], clone(given_items))
         if given is None or given.default:
             missed.append(seat)
-            turn_items = [dict(s) for s in kept] + clone(given_items)
+            defaults = clone(given_items)
+            for item in defaults:  # the engine's stand-in, not the player's: never loots
+                if "order" in item:
+                    item["order"]["auto"] = True
+            turn_items = [dict(s) for s in kept] + defaults
         ch["standing"] = kept
         items[seat] = turn_items
     ctx = Ctx(st, items, rng)
+    ctx.missed = set(missed)
     started = active(st)
     turn = st["turn"]
     ctx.say(None, f"Turn {turn}", public=True, kind="turn", turn=turn, turns=st["turns"],
@@ -49,7 +54,9 @@ def resolve_turn(state: State, orders: dict[str, Orders], rng: RngBase
     for seat in missed:
         ch = ctx.ch(seat)
         ctx.phase = "decision" if ch["pending"] else "turn"
-        plan = f"continues toward {ch['destination']}" if ch["destination"] else "stands still"
+        dest = ch["destination"]
+        plan = f"continues toward {dest}" if dest and ch["pos"] not in targets_for(dest) \
+            else "stands still"
         ctx.say(seat, f"{ch['name']} sent no orders this turn and {plan}.", public=True,
                 kind="missed")
     ctx.phase = "decision"
@@ -127,16 +134,31 @@ def choose_action(ctx: Ctx, seat: str) -> dict[str, Any] | None:
     cell = ctx.state["board"][ch["pos"]]
     if cell["kind"] == "darkness":
         side = darkness_exit(ctx, seat)
-        return {"op": "move", "dirs": [side]} if side else None
+        return {"op": "move", "dirs": [side], "forced": True} if side else None
     order = ctx.answer(seat, "action", {})
-    if order is not None:
-        if order["op"] == "move" and order.get("to") and ch["pos"] in targets_for(order["to"]):
-            return {"op": "stay"}
-        return order
-    dest = ch["destination"]
-    if dest and ch["pos"] not in targets_for(dest):
-        return {"op": "move", "to": dest, "auto": True}
-    return {"op": "stay", "auto": True}
+    if order is None:
+        dest = ch["destination"]
+        order = {"op": "move", "to": dest, "auto": True} if dest else {"op": "stay", "auto": True}
+    auto = bool(order.get("auto"))
+    if order["op"] == "leave" and ch["pos"] not in TOWERS:
+        tower = nearest_tower(ctx, seat)
+        if tower is None:
+            ctx.say(seat, "Wants to leave, but no way to a tower is known; stands still.",
+                    public=True)
+            return None
+        return {"op": "move", "to": tower}
+    if order["op"] == "move" and order.get("to") and ch["pos"] in targets_for(order["to"]):
+        if ch["pos"] in TOWERS:  # MOVE TO the tower one stands in: the player asks to leave
+            return {"op": "leave"}
+        # Already there: stand still. A missed deadline's default never loots the chamber.
+        return {"op": "stay", "auto": auto}
+    return order
+
+
+def nearest_tower(ctx: Ctx, seat: str) -> str | None:
+    ch = ctx.ch(seat)
+    _, _, tower = route_to(ctx.state["board"], ch["pos"], ch["entry"], set(TOWERS))
+    return tower
 
 
 def end_of_turn(ctx: Ctx, started: list[str]) -> None:
@@ -145,7 +167,10 @@ def end_of_turn(ctx: Ctx, started: list[str]) -> None:
     ctx.phase = "end"
     if turn >= st["turns"]:
         for seat in active(st):
-            ctx.kill(seat, "night falls and the castle's creatures come for the stragglers")
+            if ctx.ch(seat)["pos"] in TOWERS:  # back in a corner room: safe at sunset
+                ctx.escape_dungeon(seat, ctx.ch(seat)["pos"], sunset=True)
+            else:
+                ctx.kill(seat, "night falls and the castle's creatures come for the stragglers")
     for seat in started:
         ch = ctx.ch(seat)
         ctx.say(seat, "status", kind="status", life=ch["life"], max_life=ch["max_life"],

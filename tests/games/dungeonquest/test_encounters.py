@@ -112,7 +112,8 @@ def test_conditional_by_monster_kind_with_else():
     order = "MOVE EAST\nIF MONSTER TROLL THEN ESCAPE ELSE ATTACK"
     st = into_room("monster:troll")
     new, events = run(st, {"P1": order}, [("reaction/P1", 6)])  # 6-1 = 5 on ESCAPE: away
-    assert new["chars"]["P1"]["status"] == "escaped"  # fled back into the tower
+    ch = new["chars"]["P1"]  # fled back into the tower, and stands in it: no order to leave
+    assert (ch["pos"], ch["status"]) == ("A1", "in")
     st = into_room("monster:goblin")
     new, events = run(st, {"P1": order}, [("reaction/P1", 6)])  # ATTACK, 6: it flees
     assert new["chars"]["P1"]["pos"] == "B1"

@@ -286,8 +286,8 @@ def test_reaction_table_rows_for_wait_and_escape(choice, roll, reaction):
     got = next(e for e in events if "reaction" in e.data)
     assert got.data["reaction"] == reaction
     ch = new["chars"]["P1"]
-    if reaction == "escape":  # back into the tower it came from: out of the dungeon
-        assert (ch["pos"], ch["status"]) == ("A1", "escaped")
+    if reaction == "escape":  # back into the tower it came from, still in the dungeon
+        assert (ch["pos"], ch["status"]) == ("A1", "in")
     else:
         assert (ch["pos"], ch["status"], ch["pending"]) == ("B1", "in", None)
 
