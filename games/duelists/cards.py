@@ -23,7 +23,8 @@ CHAMPION_ORDER = ("isdra", "nathrax", "harys")
 # Our own one-line summaries of each special, for views, prompts and reports.
 SPECIALS = {
     "follow_up": "guesses -1 if the card you discarded this turn had a Stab attack",
-    "feint": "guesses -1 if the card you discarded this turn had no Stab attack",
+    "feint": ("guesses -1 if the card you discarded this turn had no Stab attack"
+              " (nothing discarded: no effect)"),
     "power_up": "after it attacks you gain a +3 token for your next hit",
     "spear_charge": "a hit must be absorbed from the deck, not the hand",
     "disarming": "a block with this card gives the attacker a Disarmed! token (-3 damage)",

@@ -147,8 +147,13 @@ def _strike(d: dict[str, Any], v: str | None) -> str:
 
 
 def _absorbed(d: dict[str, Any], v: str | None) -> str:
-    return (f"- {_who(d['seat'], v)} exhausts {d['damage']} card(s): from the hand "
+    line = (f"- {_who(d['seat'], v)} exhausts {d['damage']} card(s): from the hand "
             f"{_list(d['hand'])}; from the deck {_list(d['deck'])}.")
+    if "short" in d:
+        line += (f" Deck and discard pile are empty: the rest comes from the hand "
+                 f"{_list(d['short'])}")
+        line += f", and {d['lost']} more find(s) no card left." if d["lost"] else "."
+    return line
 
 
 def _token(d: dict[str, Any], v: str | None) -> str:

@@ -56,9 +56,9 @@ def step(state: State, rng: RngBase, events: list[Event]) -> bool:
             reserved = sum(1 for c in from_hand(hand, chosen, cur["damage"])
                            if cards.is_armor(c))
             armor.before_absorb(state, seat, cur["damage"], reserved, rng, events)
+            absorb(state, cur["damage"], chosen, rng, events)
         else:
-            chosen = []
-        absorb(state, cur["damage"], chosen, rng, events)
+            absorb(state, cur["damage"], [], rng, events, hand_allowed=False)
         cur["absorbed"] = True
         specials.on_hit_absorbed(state, attack, rng, events)
     specials.after_attack(state, attack, events)
@@ -148,21 +148,44 @@ def from_hand(hand: list[str], chosen: list[str], damage: int) -> list[str]:
 
 
 def absorb(state: State, damage: int, chosen: list[str], rng: RngBase,
-           events: list[Event]) -> None:
-    """Exhaust the chosen hand cards (as far as they go), then the top of the deck."""
+           events: list[Event], *, hand_allowed: bool = True) -> None:
+    """Exhaust the chosen hand cards (as far as they go), then the top of the deck.
+
+    Exhausting is not drawing: when the deck and the discard pile are both gone, the rest
+    of the damage is exhausted from the hand (Armor first, then the hand in card order;
+    an ABSORB HAND list names the cards to go first), and what not even the hand can
+    cover is lost. The duelist surrenders only when next told to draw (README, "Rulings").
+    A Spear Charge hit (`hand_allowed` False) may not touch the hand: damage beyond the
+    deck and discard pile wins the duel, as the card says."""
     seat = state["turn"]["defender"]
     p = player(state, seat)
-    taken = from_hand(p["hand"], chosen, damage)
+    taken = from_hand(p["hand"], chosen, damage) if hand_allowed else []
     for card_id in taken:
         p["hand"].remove(card_id)
         p["exhausted"].append(card_id)
     hand_names = [cards.name(c) for c in taken]
     from_deck: list[str] = []
+    short: list[str] = []
     try:
         while len(hand_names) + len(from_deck) < damage:
-            card_id = take_top(state, seat, rng, events, "absorbing damage")
+            if not hand_allowed:
+                card_id = take_top(state, seat, rng, events,
+                                   "Spear Charge damage beyond the deck and discard pile")
+            elif cards_left(p):
+                card_id = take_top(state, seat, rng, events, "absorbing damage")
+            else:
+                break
             p["exhausted"].append(card_id)
             from_deck.append(cards.name(card_id))
+        rest = damage - len(hand_names) - len(from_deck)
+        for card_id in sorted(p["hand"], key=lambda c: not cards.is_armor(c))[:rest]:
+            p["hand"].remove(card_id)
+            p["exhausted"].append(card_id)
+            short.append(cards.name(card_id))
     finally:
-        events.append(Event("absorbed", {"seat": seat, "damage": damage, "hand": hand_names,
-                                         "deck": from_deck}))
+        data: dict[str, Any] = {"seat": seat, "damage": damage, "hand": hand_names,
+                                "deck": from_deck}
+        if short or len(hand_names) + len(from_deck) < damage:
+            data["short"] = short
+            data["lost"] = damage - len(hand_names) - len(from_deck) - len(short)
+        events.append(Event("absorbed", data))

@@ -57,6 +57,19 @@ def test_follow_up_attack_and_feint_look_at_the_card_discarded_this_turn(special
     assert len(kinds(events, "strike")[0]["guesses"]) == guesses
 
 
+@pytest.mark.parametrize("special", ["Feint", "Follow Up Attack"])
+def test_feint_and_follow_up_do_nothing_when_no_card_was_discarded(special):
+    """The starting player's first turn skips preparation, so nothing was discarded:
+    neither card's condition is about a card that exists (README, "Rulings")."""
+    state = duel(isdra([up(special), "Quick Stab", "Power Up Daggers"]), nathrax(FUR_LEFT),
+                 first=True)
+    assert state["players"]["P1"]["last_discard"] is None
+    after, events = play(state, {"P1": "SET 2",
+                                 "P2": "DEFEND LEFT GUESS 4 3 2 1\nABSORB FROM DECK"})
+    defence = kinds(events, "defence")[0]
+    assert defence["cuts"] == [] and defence["allowed"] == defence["base"]
+
+
 def test_power_up_daggers_gives_a_token_even_when_blocked_and_it_lasts_until_a_hit():
     state = duel(isdra([up("Crossed Blades"), "Power Up Daggers", "Quick Stab"]),
                  nathrax(FUR_LEFT))
@@ -74,7 +87,7 @@ def test_power_up_daggers_gives_a_token_even_when_blocked_and_it_lasts_until_a_h
 def test_a_plus_three_token_adds_to_the_next_hit_only(die, guesses, blocked, damage,
                                                        power_after):
     state = duel(isdra([up("Crossed Blades"), "Quick Stab", "Feint"], tokens={"power": 1}),
-                 nathrax(FUR_LEFT))
+                 nathrax(FUR_LEFT, deck=NATHRAX_DECK + ["Armor", "Armor"]))
     after, events = play(state, {"P1": f"PLAN Lunge\nSET {die}",
                                  "P2": f"DEFEND LEFT GUESS {guesses}\nABSORB FROM DECK"})
     strike = kinds(events, "strike")[0]

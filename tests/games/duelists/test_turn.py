@@ -246,14 +246,74 @@ def test_missed_deadline_defaults():
         "die"] == 3
 
 
-def test_running_out_of_cards_while_absorbing_loses_the_duel():
+def test_damage_beyond_deck_and_discard_is_exhausted_from_the_hand():
+    """Exhausting is not drawing: with deck and discard gone, the rest of a hit comes
+    from the hand (Armor first, then card order) and nobody surrenders yet. The
+    surrender comes when P2 must refill and cannot draw."""
     p2 = seat("nathrax", hand=P2_HAND, deck=["Spear Thrust"], queue=[
         {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
     state = standard(p2=p2)
+    # Quick Stab (1-3)+1 set to 3: 4 damage; one card in the deck
     after, events = play(state, {"P1": "PLAN Flurry\nSET 3",
-                                 "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"})
+                                 "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"},
+                         [("deck/P2/reshuffle", [0])])
+    absorbed = kinds(events, "absorbed")[0]
+    assert absorbed["deck"] == ["Spear Thrust"]
+    assert absorbed["short"] == ["Armor", "Armor", "Harpoon Lunge"]
+    assert absorbed["lost"] == 0
+    kinds_seen = [e.kind for e in events]
+    # the turn ran to its end and P2's preparation began before anyone surrendered
+    assert kinds_seen.index("turn_over") < kinds_seen.index("surrender")
+    assert kinds(events, "surrender") == [{"loser": "P2", "winner": "P1", "why": "refill"}]
     assert after["winner"] == "P1"
-    assert kinds(events, "absorbed")[0]["deck"] == ["Spear Thrust"]
+    gone = len(after["players"]["P2"]["exhausted"]) - len(state["players"]["P2"]["exhausted"])
+    assert gone == 4
+    assert "Deck and discard pile are empty: the rest comes from the hand Armor, Armor, " \
+        "Harpoon Lunge." in ENGINE.report(events, None)
+
+
+def test_an_absorb_hand_list_still_goes_first_when_the_deck_is_gone():
+    p2 = seat("nathrax", hand=P2_HAND, deck=[], queue=[
+        {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
+    state = standard(p2=p2)
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 3",
+                                 "P2": "DEFEND LEFT GUESS 1\nABSORB HAND Tripping Attack"},
+                         [("deck/P2/reshuffle", [0])])
+    absorbed = kinds(events, "absorbed")[0]
+    assert absorbed["hand"] == ["Tripping Attack"] and absorbed["deck"] == []
+    assert absorbed["short"] == ["Armor", "Armor", "Harpoon Lunge"]
+
+
+def test_damage_beyond_every_card_is_lost_and_the_next_draw_surrenders():
+    p2 = seat("nathrax", hand=["Armor", "Patient Stance"], deck=[], queue=[
+        {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
+    state = standard(p2=p2)
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 3",
+                                 "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"},
+                         [("deck/P2/reshuffle", [0])])
+    absorbed = kinds(events, "absorbed")[0]
+    assert (absorbed["short"], absorbed["lost"]) == (["Armor", "Patient Stance"], 2)
+    assert after["players"]["P2"]["hand"] == [] or after["stage"] == "over"
+    assert kinds(events, "surrender")[0]["why"] == "refill"
+    assert "and 2 more find(s) no card left." in ENGINE.report(events, None)
+
+
+def test_a_second_hit_on_an_empty_deck_comes_from_the_hand_too():
+    """A double attack: the duel is not over after the first hit empties the deck."""
+    p1 = seat("isdra", hand=["Lunge", "Lunge", "Lunge", "Quick Stab", "Armor", "Armor"],
+              deck=["Slashing Arc", "Armor", "Armor"],
+              queue=[{"name": "Crossed Blades", "up": True}, "Flurry", "Feint"])
+    p2 = seat("nathrax", hand=P2_HAND, deck=["Spear Thrust"], queue=[
+        {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
+    state = duel(p1, p2)
+    after, events = play(state, {"P1": "PLAN Lunge\nSET 2\nSET 2",
+                                 "P2": "DEFEND SECOND GUESS 1\nDEFEND SECOND GUESS 1\n"
+                                       "ABSORB FROM DECK\nABSORB FROM DECK"},
+                         [("deck/P2/reshuffle", [0])])
+    first, second = kinds(events, "absorbed")
+    assert (first["deck"], first["short"]) == (["Spear Thrust"], ["Armor"])
+    assert (second["deck"], second["short"]) == ([], ["Armor", "Harpoon Lunge", "Patient Stance"])
+    assert kinds(events, "surrender")[0]["why"] == "refill"
 
 
 def test_a_hit_always_deals_at_least_one():
