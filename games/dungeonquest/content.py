@@ -33,6 +33,9 @@ HARM: dict[str, dict[str, Any]] = TABLES["harm"]
 REACTIONS: dict[str, list[str]] = TABLES["reactions"]
 COMBAT: list[list[int]] = TABLES["combat"]["rolls"]
 POTIONS: list[dict[str, Any]] = TABLES["potion"]
+_WORDS = _load("words.toml")
+PHRASES: dict[str, str] = _WORDS["phrases"]
+CONDITION_WORDS: dict[str, str] = _WORDS["conditions"]
 
 TILE_KINDS = sorted({t["kind"] for t in TILES.values()})
 
@@ -103,6 +106,12 @@ def check() -> list[str]:
     covered = sorted(r for row in POTIONS for r in range(row["rolls"][0], row["rolls"][1] + 1))
     if covered != list(range(1, 13)):
         problems.append("the potion table must cover 1..12 once")
+    cards = {card for deck in DECKS.values() for card in deck}
+    for word, meaning in CONDITION_WORDS.items():
+        what, _, detail = meaning.partition(":")
+        known = {"monster": MONSTERS, "tile": TILE_KINDS, "card": cards}.get(what, ())
+        if detail not in known:
+            problems.append(f"words.toml: {word} names an unknown {what} {detail!r}")
     if len(tile_bag()) != 124:
         problems.append("the tile bag must hold 124 tiles")
     return problems

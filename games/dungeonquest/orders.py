@@ -13,12 +13,13 @@ treasure chamber), `DESTINATION G7` (kept until changed). Answers: `ATTACK`, `WA
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games.core.orders import Grammar, OrderSyntax, choose, compare, parse_comparison
 
 from .board import COLS, ROWS, SIDE_WORDS, is_square
-from .content import HEROES, RINGS, TILE_KINDS
+from .content import CONDITION_WORDS, HEROES, PHRASES, RINGS, TILE_KINDS
 
 DIR_WORDS = {"NORTH": "N", "N": "N", "EAST": "E", "E": "E", "SOUTH": "S", "S": "S",
              "WEST": "W", "W": "W"}
@@ -33,6 +34,56 @@ RING_WORDS = {k.upper(): k for k in RINGS}
 
 Order = dict[str, Any]
 Item = dict[str, Any]
+
+# -- the rulebook's words (data/words.toml) ------------------------------------------
+
+ARTICLES = {"THE", "A", "AN"}
+_STOP = re.compile(r"^(end|--)$|^>|^on\b.+\bwrote:?$", re.IGNORECASE)
+
+
+def _words(text: str) -> list[str]:
+    """Upper-case words: "&" is AND; "/", quotes, sentence punctuation and hyphens (not a
+    minus sign) are spaces; articles are dropped."""
+    text = text.replace("&", " AND ").replace("/", " ")
+    text = re.sub(r"[.,;:?\"'()\u2019]|!(?!=)", " ", text)
+    text = re.sub(r"-(?!\d)", " ", text)
+    return [w for w in text.upper().split() if w not in ARTICLES]
+
+
+_PHRASES = sorted(((tuple(_words(k)), v.split()) for k, v in PHRASES.items()),
+                  key=lambda kv: -len(kv[0]))
+
+
+def rulebook_words(line: str) -> str:
+    """One order line with the rulebook's phrases turned into the engine's words."""
+    words = _words(line)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for key, value in _PHRASES:
+            if tuple(words[i:i + len(key)]) == key:
+                out += value
+                i += len(key)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return " ".join(out)
+
+
+def normalize(text: str) -> str:
+    """Every order line read through `rulebook_words`, line numbers and comments kept;
+    nothing after the end of the orders (END, a signature, a quoted reply) is touched."""
+    out = []
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for n, raw in enumerate(lines):
+        body, hash_, comment = raw.partition("#")
+        if _STOP.match(raw.strip()) or raw.startswith("-- "):
+            out += lines[n:]
+            break
+        out.append(rulebook_words(body) + (hash_ + comment if hash_ else ""))
+    return "\n".join(out)
+
 
 
 def _direction(token: str) -> str:
@@ -60,6 +111,8 @@ def _move(tokens: list[str], ctx: Any) -> Order:
     if tokens[0].upper() == "TO":
         if len(tokens) != 2:
             raise OrderSyntax("MOVE TO takes one square", "e.g. MOVE TO F7")
+        if tokens[1].upper() == "TOWER":  # "back to a corner room": the nearest, and out
+            return {"op": "leave"}
         return {"op": "move", "to": _square(tokens[1])}
     if tokens[0].upper() == "BACK" and len(tokens) == 1:
         return {"op": "move", "back": True}
@@ -135,6 +188,22 @@ def _drink(tokens: list[str], ctx: Any) -> Order:
     return {"op": "drink"}
 
 
+def _pick_up(tokens: list[str], ctx: Any) -> Order:
+    if [t.upper() for t in tokens] not in ([], ["POTION"]):
+        raise OrderSyntax("write PICK UP POTION", "it answers IF POTION (a potion is found)")
+    return {"op": "take"}
+
+
+def _discard(tokens: list[str], ctx: Any) -> Order:
+    if [t.upper() for t in tokens] not in ([], ["POTION"]):
+        raise OrderSyntax("write DISCARD POTION", "it answers IF POTION (a potion is found)")
+    return {"op": "discard"}
+
+
+def _ring(tokens: list[str], ctx: Any) -> Order:
+    return _use(["RING", *tokens], ctx)
+
+
 def _use(tokens: list[str], ctx: Any) -> Order:
     words = [t.upper() for t in tokens if t.upper() not in ("RING", "OF", "THE")]
     if len(words) != 1:
@@ -154,7 +223,36 @@ def _use(tokens: list[str], ctx: Any) -> Order:
 
 
 def _condition(tokens: list[str], ctx: Any) -> dict[str, Any]:
+    """One condition, or several joined by AND (all must hold; at most one event)."""
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token.upper() == "AND":
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    if any(not p for p in parts):
+        raise OrderSyntax("AND needs a condition on both sides",
+                          "e.g. IF MONSTER TROLL AND LIFE < 8 THEN ESCAPE")
+    conds = [_one_condition(p, ctx) for p in parts]
+    if len(conds) == 1:
+        return conds[0]
+    if sum(1 for c in conds if c["test"] == "event") > 1:
+        raise OrderSyntax("at most one event (MONSTER, CRYPT, a card...) per condition",
+                          "join an event with comparisons, e.g. IF CRYPT AND LIFE > 6 THEN "
+                          "SEARCH CRYPT; write two IF lines for two events")
+    from games.core.orders import render_condition
+    return {"test": "all", "parts": conds,
+            "text": " AND ".join(render_condition(c) for c in conds)}
+
+
+def _one_condition(tokens: list[str], ctx: Any) -> dict[str, Any]:
     head = tokens[0].upper()
+    if head in CONDITION_WORDS and len(tokens) == 1:
+        kind, _, what = CONDITION_WORDS[head].partition(":")
+        if kind == "card":
+            return {"test": "event", "on": "card", "what": what, "text": head}
+        tokens = ["MONSTER" if kind == "monster" else "TILE", head]
+        head = tokens[0]
     if head in EVENTS:
         on = EVENTS[head]
         rest = [t.upper() for t in tokens[1:]]
@@ -181,8 +279,8 @@ def _condition(tokens: list[str], ctx: Any) -> dict[str, Any]:
     if any(c in "".join(tokens) for c in "<>="):
         return parse_comparison(tokens, COMPARE_NAMES)
     from games.core.orders import suggest
-    raise OrderSyntax(f"unknown condition {tokens[0]!r}",
-                      suggest(tokens[0], list(EVENTS) + COMPARE_NAMES))
+    raise OrderSyntax(f"unknown condition {' '.join(tokens)!r}",
+                      suggest(tokens[0], list(EVENTS) + COMPARE_NAMES + list(CONDITION_WORDS)))
 
 
 def _what_word(cond: dict[str, Any]) -> str:
@@ -211,6 +309,10 @@ def render(order: Order) -> str:
         return "DRINK POTION"
     if op == "leave":
         return "LEAVE"
+    if op == "take":
+        return "PICK UP POTION"
+    if op == "discard":
+        return "DISCARD POTION"
     if op == "use":
         return f"USE RING OF {order['ring'].upper()}"
     return op.upper()
@@ -220,13 +322,14 @@ KEYWORDS = {"MOVE": _move, "GO": _move, "RETREAT": _retreat, "SEARCH": _search,
             "STAY": _stay, "LEAVE": _leave, "LOOT": _stay, "REST": _stay, "DESTINATION": _destination,
             "ATTACK": _simple("attack"), "WAIT": _simple("wait"), "ESCAPE": _simple("escape"),
             "SHOOT": _shoot, "FIGHT": _simple("fight"), "FLEE": _simple("flee"),
-            "IGNORE": _simple("ignore"), "DRINK": _drink, "USE": _use}
+            "IGNORE": _simple("ignore"), "DRINK": _drink, "USE": _use, "RING": _ring,
+            "FIRE": _shoot, "PICK": _pick_up, "DISCARD": _discard}
 
 GRAMMAR = Grammar(KEYWORDS, condition=_condition, render=render)
 
 
 def parse(text: str, ctx: Any) -> tuple[list[Item], list[str]]:
-    return GRAMMAR.parse(text, ctx)
+    return GRAMMAR.parse(normalize(text), ctx)
 
 
 # -- choosing the order that answers a situation ------------------------------------
@@ -237,7 +340,7 @@ ANSWERS: dict[str, set[str]] = {
     "spider": {"fight", "flee", "shoot", "attack", "escape"},
     "crypt": {"search:crypt", "ignore"},
     "corpse": {"search:body", "ignore"},
-    "potion": {"drink"},
+    "potion": {"drink", "take", "discard"},
     "trap": {"use:warning"},
     "door": {"use:opening"},
     "portcullis": {"use:opening"},
@@ -258,7 +361,18 @@ def key_of(order: Order) -> str:
     return order["op"]
 
 
+def parts(cond: dict[str, Any]) -> list[dict[str, Any]]:
+    return cond["parts"] if cond.get("test") == "all" else [cond]
+
+
+def event_of(cond: dict[str, Any]) -> dict[str, Any] | None:
+    """The event a condition waits for (None: comparisons only, judged at once)."""
+    return next((p for p in parts(cond) if p.get("test") == "event"), None)
+
+
 def facts_match(cond: dict[str, Any], facts: dict[str, Any]) -> bool:
+    if cond.get("on") == "card":
+        return bool(facts.get("card") == cond["what"])
     if cond.get("ambush") and not facts.get("ambush"):
         return False
     return "what" not in cond or cond["what"] == facts.get("what")
@@ -286,10 +400,13 @@ def answer(items: list[Item], situation: str, facts: dict[str, Any], ch: dict[st
     """
     valid = ANSWERS[situation] if allowed is None else ANSWERS[situation] & allowed
 
-    def test(cond: dict[str, Any]) -> bool:
+    def holds(cond: dict[str, Any]) -> bool:
         if cond.get("test") == "compare":
             return compare(cond["op"], value_of(cond["name"], ch, turn), cond["value"])
         return facts_match(cond, facts)
+
+    def test(cond: dict[str, Any]) -> bool:
+        return all(holds(p) for p in parts(cond))
 
     for item in items:
         if "cancel" in item:
@@ -298,10 +415,14 @@ def answer(items: list[Item], situation: str, facts: dict[str, Any], ch: dict[st
             if not plain:
                 continue
         elif "if" in item:
-            cond = item["if"]
-            if cond.get("test") == "event" and cond["on"] != situation:
+            event = event_of(item["if"])
+            if event is None and event_only:
                 continue
-            if cond.get("test") == "compare" and event_only:
+            if event is not None and event["on"] == "card":
+                # a card answers what it brings, never the turn's move or its start
+                if situation in ("action", "start"):
+                    continue
+            elif event is not None and event["on"] != situation:
                 continue
         order = choose(item, test)
         if order is not None and key_of(order) in valid:

@@ -59,6 +59,7 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
                search_dir: str | None = None) -> None:
     ch = ctx.ch(seat)
     what, _, detail = card.partition(":")
+    ctx.cards[seat] = card  # for conditions named after the card (IF VAMPIRE BATS THEN ...)
     ctx.say(seat, f"{DECK_WORD[deck]}: {card_name(card)}.", card=card, deck=deck)
     if deck == "room" and what in TRAP_ROOM_CARDS and avoid_trap(ctx, seat):
         return

@@ -29,6 +29,7 @@ class Ctx:
         self.stopped: set[str] = set()   # heroes whose turn has ended
         self.looters: set[str] = set()   # heroes who take treasure in the chamber this turn
         self.missed: set[str] = set()    # seats that sent no orders (default orders)
+        self.cards: dict[str, str] = {}  # the card each hero just drew (IF <card> THEN ...)
 
     # -- basics ------------------------------------------------------------------
     @property
@@ -57,7 +58,8 @@ class Ctx:
     def answer(self, seat: str, situation: str, facts: dict[str, Any] | None = None,
                **kw: Any) -> dict[str, Any] | None:
         ch = self.ch(seat)
-        order = orderbook.answer(self.items.get(seat, []), situation, facts or {}, ch,
+        facts = {"card": self.cards.get(seat), **(facts or {})}
+        order = orderbook.answer(self.items.get(seat, []), situation, facts, ch,
                                  self.turn, **kw)
         if order is not None and order["op"] == "use" and order["ring"] not in ch["rings"]:
             return None

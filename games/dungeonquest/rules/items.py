@@ -30,13 +30,23 @@ def drink(ctx: Ctx, seat: str) -> None:
 
 
 def find_potion(ctx: Ctx, seat: str) -> None:
-    """A hero carries one potion: a second is left unless an order says drink the old one."""
+    """A hero carries one potion. PICK UP POTION takes the new one (dropping the one
+    carried), DISCARD POTION leaves it, DRINK POTION drinks the carried one and takes the
+    new; with no order the first potion is taken and a second one left."""
     ch = ctx.ch(seat)
+    order = ctx.answer(seat, "potion", {})
+    op = order["op"] if order is not None else None
+    if op == "discard":
+        ctx.say(seat, "Leaves the potion where it lies.")
+        return
     if not ch["potion"]:
         ch["potion"] = True
         ctx.say(seat, "Takes the potion.")
         return
-    if ctx.answer(seat, "potion", {}) is not None:
+    if op == "take":
+        ctx.say(seat, "Drops the potion carried and takes the new one.")
+        return
+    if op == "drink":
         ctx.say(seat, "Drinks the potion already carried to make room for the new one.")
         drink(ctx, seat)
         if ch["status"] == "in":

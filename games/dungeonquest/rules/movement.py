@@ -52,6 +52,7 @@ def step(ctx: Ctx, seat: str, side: str, *, secret: bool = False) -> str:
     board = ctx.state["board"]
     pos = ch["pos"]
     word = SIDE_WORDS[side]
+    ctx.cards.pop(seat, None)  # a new step: no card drawn yet
     if secret:
         kind: str | None = "secret"
         target = neighbour(pos, side)
@@ -98,9 +99,15 @@ def open_door(ctx: Ctx, seat: str) -> bool:
         ctx.use_ring(seat, "opening", "and the door swings open")
         return True
     card = draw_card(ctx.state, "door", ctx.rng)
+    ctx.cards[seat] = card
     what, _, detail = card.partition(":")
     if what == "opens":
         ctx.say(seat, "Door card: the door opens.", card=card, deck="door")
+        return True
+    if what == "jammed" and "opening" in ch["rings"] and \
+            ctx.answer(seat, "door", {}, plain=False) is not None:  # IF JAMMED THEN USE ...
+        ctx.say(seat, "Door card: the door is jammed.", card=card, deck="door")
+        ctx.use_ring(seat, "opening", "and the jammed door swings open")
         return True
     if what == "jammed":
         ctx.say(seat, "Door card: the door is jammed. The turn ends; try again next turn.",

@@ -13,7 +13,7 @@ from games.core.types import Event, Orders
 
 from ..board import CHAMBER, TOWERS, route_to, targets_for, text_map
 from ..content import MONSTERS, RINGS
-from ..orders import value_of
+from ..orders import event_of, parts, value_of
 from ..state import State, active, treasure_total
 from .cards import take_offer
 from .chamber import loot, settle
@@ -83,9 +83,10 @@ def set_destination(ctx: Ctx, seat: str) -> None:
     for item in ctx.items[seat]:
         if "order" in item and item["order"]["op"] == "destination":
             dest = item["order"]["square"]
-        elif "if" in item and item["if"].get("test") == "compare":
-            order = choose(item, lambda c: compare(c["op"], value_of(c["name"], ch, ctx.turn),
-                                                   c["value"]))
+        elif "if" in item and event_of(item["if"]) is None:
+            order = choose(item, lambda c: all(
+                compare(p["op"], value_of(p["name"], ch, ctx.turn), p["value"])
+                for p in parts(c)))
             if not order or order["op"] != "destination":
                 continue
             dest = order["square"]

@@ -41,7 +41,7 @@ def test_orders_read_back_canonically(text, canonical):
 
 def test_every_error_is_reported_with_its_line_and_a_hint():
     st = make_state()
-    text = "MOVE NORHT\nATTACK\nMOVE TO Z9\nSHOOT\nUSE RING OF BLINDING\nIF GOBLIN THEN ATTACK\nFOO"
+    text = "MOVE NORHT\nATTACK\nMOVE TO Z9\nSHOOT\nUSE RING OF BLINDING\nIF DRAGON THEN ATTACK\nFOO"
     with pytest.raises(OrdersInvalid) as exc:
         ENGINE.parse_orders(st, "P1", text)
     errors = {e.line: e for e in exc.value.errors}
