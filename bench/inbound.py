@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     django.setup()
     from django.conf import settings
     from django.core.management import call_command
+    from django.db import connection
 
     call_command("migrate", verbosity=0)
     settings.GM_MAIL_REPLY_LIMIT = 10**9  # measure the work, not the limiter's refusals
@@ -79,15 +80,32 @@ def main(argv: list[str] | None = None) -> None:
     raws = [message(i) for i in range(args.messages)]
     steps: dict[str, float] = {}
     outcomes: dict[str, int] = {}
+    counter = _StatementCounter(connection)
+    load_before = os.getloadavg()
+    cpu_start = time.process_time()
     start = time.perf_counter()
-    for raw in raws:
-        result = inbound.process(raw, transport="bench", timings=steps)
-        outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
+    with connection.execute_wrapper(counter):
+        for raw in raws:
+            result = inbound.process(raw, transport="bench", timings=steps)
+            outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
     total = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
+    load_after = os.getloadavg()
+    counter.restore()
     rate = args.messages / total
     engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"inbound pipeline: {args.messages} messages in {total:.2f} s = {rate:.0f} msg/s "
           f"({engine}; target {TARGET:.0f} msg/s on postgresql)")
+    print(f"CPU time of this process: {cpu:.2f} s = {1000 * cpu / args.messages:.2f} ms/msg "
+          f"({args.messages / cpu:.0f} msg per CPU second; {100 * cpu / total:.0f} % of the "
+          "wall time, the rest is waiting on the database or for a CPU)")
+    print(f"SQL per message: {counter.statements / args.messages:.2f} statements "
+          f"(savepoints included) + {counter.commits / args.messages:.2f} commits; "
+          + ", ".join(f"{k} {v / args.messages:.2f}" for k, v in
+                      sorted(counter.by_verb.items(), key=lambda kv: -kv[1])))
+    print("load average (1/5/15 min) before: " + " ".join(f"{x:.2f}" for x in load_before)
+          + ", after: " + " ".join(f"{x:.2f}" for x in load_after)
+          + f" ({os.cpu_count()} CPUs)")
     print(f"outcomes: {outcomes}")
     steps["other"] = max(0.0, total - sum(steps.values()))
     order = ["parse", "store", "authenticate", "strip", "validate", "reply", "other"]
@@ -97,6 +115,32 @@ def main(argv: list[str] | None = None) -> None:
               f"{1000 * seconds / args.messages:7.3f} ms/msg")
     if tmp:
         print(f"(throwaway database in {tmp})")
+
+
+class _StatementCounter:
+    """Counts the statements the ORM sends (an execute_wrapper) and the commits."""
+
+    def __init__(self, connection) -> None:
+        self.statements = 0
+        self.commits = 0
+        self.by_verb: dict[str, int] = {}
+        self.connection = connection
+        self._commit = connection.commit
+
+        def commit() -> None:
+            self.commits += 1
+            self._commit()
+
+        connection.commit = commit
+
+    def __call__(self, execute, sql, params, many, context):
+        self.statements += 1
+        verb = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else "?"
+        self.by_verb[verb] = self.by_verb.get(verb, 0) + 1
+        return execute(sql, params, many, context)
+
+    def restore(self) -> None:
+        self.connection.commit = self._commit
 
 
 def _setup(n_games: int):

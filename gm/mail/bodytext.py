@@ -4,7 +4,13 @@ Quote and signature detection is mail-parser-reply's (client headers like "On ..
 and Outlook's "From: ... Sent:" in many languages, "Sent from my iPhone", `--`); the
 order grammar's own `order_lines` rules (END, `>`, `--`) apply after it in the engine.
 HTML mail loses the quoted part by structure (Gmail's gmail_quote, Apple's
-blockquote type=cite, Outlook's divRplyFwdMsg), not by guessing at text.
+blockquote type=cite, Outlook's divRplyFwdMsg, Thunderbird's moz-cite-prefix and
+moz-signature), not by guessing at text.
+
+A forward ("---------- Forwarded message ---------", "Begin forwarded message:",
+Thunderbird's "-------- Forwarded Message --------", their translations) ends the
+player's own text: what follows was written by someone else, so it is never read as
+orders, even when it looks like orders.
 """
 
 from __future__ import annotations
@@ -21,7 +27,21 @@ _BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pr
 _SKIP = {"script", "style", "head", "title"}
 _QUOTE_MARKERS = {("div", "class", "gmail_quote"), ("div", "id", "divrplyfwdmsg"),
                   ("div", "id", "appendonsend"), ("div", "class", "yahoo_quoted"),
-                  ("div", "id", "mail-editor-reference-message-container")}
+                  ("div", "id", "mail-editor-reference-message-container"),
+                  ("div", "class", "moz-cite-prefix"), ("pre", "class", "moz-signature"),
+                  ("div", "class", "moz-forward-container"),
+                  ("div", "class", "moz-signature")}
+_FORWARD_LINE = re.compile(
+    r"^[\s>]*(?:-{2,}\s*(?:forwarded message|weitergeleitete nachricht|"
+    r"message transf[ée]r[ée]|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|"
+    r"vidarebefordrat meddelande|wiadomo[sś][cć] przekazana|mensagem encaminhada)\s*-{2,}|"
+    r"begin forwarded message:|anfang der weitergeleiteten nachricht:|"
+    r"d[ée]but du message r[ée]exp[ée]di[ée]\s*:|inicio del mensaje reenviado:)\s*$",
+    re.IGNORECASE)
+_FORWARD_SUBJECT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb)\s*:",
+                              re.IGNORECASE)
+_FORWARD_HTML = re.compile(r"moz-forward-container|forwarded message|begin forwarded message",
+                           re.IGNORECASE)
 
 
 class _Text(HTMLParser):
@@ -31,6 +51,7 @@ class _Text(HTMLParser):
         self.skip = 0
         self.quote = 0
         self.stopped = False
+        self.forwarded = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.stopped:
@@ -39,6 +60,7 @@ class _Text(HTMLParser):
         for mtag, attr, value in _QUOTE_MARKERS:
             if tag == mtag and any(k == attr and value in v.split() + [v] for k, v in values):
                 self.stopped = True  # everything from here on is the quoted thread
+                self.forwarded = value == "moz-forward-container"
                 return
         if tag == "blockquote":
             self.quote += 1
@@ -58,29 +80,59 @@ class _Text(HTMLParser):
             self.out.append("\n")
 
     def handle_data(self, data: str) -> None:
+        if self.stopped and not self.forwarded and _FORWARD_HTML.search(data):
+            self.forwarded = True  # Gmail puts its forward line inside gmail_quote
         if not (self.stopped or self.skip or self.quote):
             self.out.append(re.sub(r"[ \t\r\n]+", " ", data))
 
 
 def html_to_text(html: str) -> str:
-    """Readable text of an HTML body, without the quoted thread below it."""
+    """Readable text of an HTML body, without the quoted thread below it. A forward
+    found in the cut part leaves its marker line, so `strip_reply` can say so."""
     parser = _Text()
     parser.feed(html)
     parser.close()
     lines = [line.strip().replace("\xa0", " ") for line in "".join(parser.out).split("\n")]
-    text = "\n".join(lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    if parser.forwarded:
+        text += "\n\n" + FORWARD_MARK
+    return text
+
+
+FORWARD_MARK = "---------- Forwarded message ---------"
+
+
+def is_forward_subject(subject: str) -> bool:
+    """"Fwd:", "FW:", "WG:", "TR:"... (a forward in Outlook shows only there)."""
+    return bool(_FORWARD_SUBJECT.match(subject or ""))
 
 
 @dataclass
 class Stripped:
     orders: str  # what goes to the order parser
     rest: str  # what was cut off: quotes, signature, anything after END
+    forwarded: bool = False  # a forwarded message was cut off
 
 
 def strip_reply(text: str) -> Stripped:
-    """Split a body into the player's new text and the rest (quotes, signature)."""
+    """Split a body into the player's new text and the rest (quotes, signature, and a
+    forwarded message with everything after it)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ")
+    lines = text.split("\n")
+    forwarded = False
+    for i, line in enumerate(lines):
+        if _FORWARD_LINE.match(line):
+            text, forwarded = "\n".join(lines[:i]), True
+            forward_rest = "\n".join(lines[i:]).strip()
+            break
+    stripped = _strip(text)
+    if forwarded:
+        rest = "\n".join(p for p in (stripped.rest, forward_rest) if p)
+        return Stripped(stripped.orders, rest, forwarded=True)
+    return stripped
+
+
+def _strip(text: str) -> Stripped:
     normalised = "\n".join(line.strip() for line in text.split("\n"))
     message = ReplyMessage(text=text, languages=list(LANGUAGES), keep_hyphen_lists=True).read()
     kept = message.replies[0].body if message.replies else ""

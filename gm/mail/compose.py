@@ -7,13 +7,19 @@ it goes to a user, and the seat's reply address as Reply-To, so replying is orde
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.template.loader import render_to_string
 
+from gm.accounts.timezones import UTC, format_deadline, valid_zone, zone_of
+
 from .prefs import unsubscribe_url
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]+")
 
 
 def render(template: str, context: dict[str, Any]) -> str:
@@ -28,12 +34,30 @@ def game_url(game) -> str:
     return site_url(f"/games/{game.pk}/")
 
 
-def fmt_deadline(when: datetime | None) -> str:
-    if when is None:
-        return "no deadline"
-    from datetime import UTC
+def header_value(value: Any, limit: int = 255) -> str:
+    """A value fit for a header line: no CR, LF or other control characters (a game
+    title holding a newline must not break, or inject into, every notice of its game),
+    whitespace collapsed, cut to `limit` characters."""
+    text = " ".join(_CONTROL.sub(" ", str(value or "")).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
-    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+def zone_for(user) -> ZoneInfo:
+    """The reader's time zone; uses the profile already loaded with the user (the
+    inbound path selects it with the seat) and asks the database only otherwise."""
+    if user is None:
+        return UTC
+    cache = getattr(getattr(user, "_state", None), "fields_cache", {})
+    if "profile" in cache:
+        name = getattr(cache["profile"], "time_zone", "") or ""
+        return ZoneInfo(name) if valid_zone(name) else UTC
+    return zone_of(user)
+
+
+def fmt_deadline(when: datetime | None, user=None) -> str:
+    """The deadline in the reader's time zone with UTC beside (UTC alone for readers
+    who chose none), as the pages show it."""
+    return format_deadline(when, zone_for(user))
 
 
 def headers_for(kind: str, user, *, auto: str = "auto-generated") -> tuple[dict[str, str], str]:

@@ -4,14 +4,16 @@ Every path (SMTP listener, IMAP poll, MTA pipe, provider webhooks) calls `proces
 
 1. parse; record the message under its Message-ID (or the SHA-256 of its bytes) in its
    own committed row, so a redelivery finds it;
-2. in one transaction, under that row's lock: if it already has an outcome it is a
-   duplicate and nothing happens; otherwise drop loop mail silently, route to the seat
-   (plus-address token or SIGNON line), check the sender, take the text, strip quotes
-   and signature, and submit through `gm.play.actions.submit_orders` (source "email",
-   the same action as the web form);
+2. in one transaction: drop loop mail silently, route to the seat (plus-address token
+   or SIGNON line), check the sender, take the text, strip quotes, signature, forwards,
+   greetings and sign-offs (`greetings`), and submit through
+   `gm.play.actions.submit_orders` (source "email", the same action as the web form,
+   naming the turn the mail answers, if any);
 3. the outcome, the submission and the reply (an outbox row, sent after commit) are
-   committed together. A crash anywhere in 2-3 rolls back to "received" and the next
-   delivery of the same message does the work once.
+   committed together, the outcome by a compare-and-set on the row ("received" ->
+   outcome): a second delivery racing the first finds the row done and rolls its own
+   work back. A crash anywhere in 2-3 rolls back to "received" and the next delivery
+   of the same message does the work once.
 """
 
 from __future__ import annotations
@@ -34,9 +36,9 @@ from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import mime, replies
-from .bodytext import strip_reply
-from .models import InboundMessage, Kind, Outbox, Outcome
+from . import greetings, mime, replies
+from .bodytext import is_forward_subject, strip_reply
+from .models import InboundMessage, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
 log = logging.getLogger(__name__)
@@ -90,6 +92,10 @@ class _Verdict:
     reply: bool = True
 
 
+class _AlreadyDone(Exception):
+    """Another delivery of the same message committed its outcome while this one worked."""
+
+
 def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str = "pipe",
             timings: dict[str, float] | None = None) -> Result:
     """Run one raw message through the pipeline; safe to call again with the same bytes."""
@@ -102,24 +108,28 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
         return Result(row.outcome, mail.message_id, row.pk, duplicate=True)
     if row.attempts > max_attempts():
         return _set_aside(row, mail)
-    with transaction.atomic():
-        row = InboundMessage.objects.select_for_update().get(pk=row.pk)
-        if row.done:
-            return Result(row.outcome, mail.message_id, row.pk, duplicate=True)
-        verdict = _decide(mail, envelope, timer)
-        with timer("reply"):
-            reply, suppressed = (None, "loop mail") if not verdict.reply else \
-                replies.queue_reply(row, mail, verdict.outcome, verdict.seat,
-                                    verdict.context)
-        with timer("store"):
-            row.outcome = verdict.outcome
-            row.detail = verdict.detail[:4000]
-            row.seat = verdict.seat
-            row.submission = verdict.submission
-            row.reply_suppressed = suppressed
-            row.processed = timezone.now()
-            row.save(update_fields=["outcome", "detail", "seat", "submission",
-                                    "reply_suppressed", "processed"])
+    try:
+        with transaction.atomic():
+            verdict = _decide(mail, envelope, timer)
+            with timer("reply"):
+                reply, suppressed = (None, "loop mail") if not verdict.reply else \
+                    replies.queue_reply(row, mail, verdict.outcome, verdict.seat,
+                                        verdict.context)
+            with timer("store"):
+                # The claim: only a row still "received" takes an outcome. A concurrent
+                # delivery of the same message waits on this row (or on the turn, or on
+                # the reply's unique key) until the first commits, then finds it done
+                # and rolls back everything it did.
+                claimed = InboundMessage.objects.filter(
+                    pk=row.pk, outcome=Outcome.RECEIVED).update(
+                    outcome=verdict.outcome, detail=verdict.detail[:4000],
+                    seat=verdict.seat, submission=verdict.submission,
+                    reply_suppressed=suppressed, processed=timezone.now())
+                if not claimed:
+                    raise _AlreadyDone
+    except _AlreadyDone:
+        done = InboundMessage.objects.get(pk=row.pk)
+        return Result(done.outcome, mail.message_id, row.pk, duplicate=True)
     return Result(verdict.outcome, mail.message_id, row.pk,
                   submission_id=verdict.submission.pk if verdict.submission else None,
                   reply_id=reply.pk if reply else None, detail=verdict.detail)
@@ -164,13 +174,11 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
             return _too_large(mail)
     with timer("strip"):
         text: str | None = None
-        body_error: _Verdict | None = None
+        no_text: _Verdict | None = None
         try:
             text, _kind = mime.body_text(mail)
         except mime.NoText as exc:
-            body_error = _Verdict(Outcome.NO_TEXT, str(exc))
-        except mime.Undecodable as exc:
-            body_error = _Verdict(Outcome.UNDECODABLE, str(exc))
+            no_text = _Verdict(Outcome.NO_TEXT, str(exc))
     with timer("authenticate"):
         try:
             found = route(mail.recipients, text)
@@ -179,62 +187,81 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         seat = found.seat
         if not sender_allowed(seat, mail.sender):
             return _Verdict(Outcome.WRONG_SENDER, f"{mail.sender} may not order for {seat}",
-                            context={"sender": mail.sender})
+                            seat, context={"sender": mail.sender})
         game = seat.game
         if game.status == Game.Status.FINISHED:
             return _Verdict(Outcome.FINISHED, "game over", seat,
                             context={"result": game.result or {}})
-        if body_error is not None:
-            body_error.seat = seat
-            return body_error
-        stale = _answered_closed_turn(mail, seat)
-        if stale:
-            return _Verdict(Outcome.LATE, stale, seat, context={"message": stale})
+        if no_text is not None:
+            no_text.seat = seat
+            return no_text
+        turn_number = referred_turn(mail, seat)
     with timer("strip"):
         stripped = strip_reply(found.text)
-        if not order_lines(stripped.orders):
-            return _Verdict(Outcome.EMPTY, "no orders in the text", seat,
-                            context={"rest": stripped.rest})
+        forwarded = stripped.forwarded or is_forward_subject(mail.subject)
+        engine = actions.engine_for(game)
+        trimmed = greetings.trim(stripped.orders, greetings.order_test(
+            engine, lambda: engine.from_json(_state(game)), seat.name))
+        if not trimmed.has_orders or not order_lines(trimmed.text):
+            why = ("no orders found: forwarded mail is not read as orders" if forwarded
+                   else "no orders in the text")
+            return _Verdict(Outcome.EMPTY, why, seat, context={
+                "rest": stripped.rest, "skipped": trimmed.skipped, "forwarded": forwarded,
+                "vocabulary": _vocabulary_hint(engine)})
     with timer("validate"):
         try:
-            sub = actions.submit_orders(game, seat, stripped.orders,
-                                        source=Submission.Source.EMAIL, author=seat.user)
+            sub = actions.submit_orders(game, seat, trimmed.text,
+                                        source=Submission.Source.EMAIL, author=seat.user,
+                                        turn_number=turn_number)
         except OrdersInvalid as exc:
-            lines = stripped.orders.split("\n")
+            lines = trimmed.text.split("\n")
             errors = [{"line": e.line, "message": e.message, "hint": e.hint,
                        "text": lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""}
                       for e in exc.errors]
             return _Verdict(Outcome.INVALID, str(exc), seat, context={
                 "errors": errors, "accepted": exc.accepted, "rest": stripped.rest,
-                "previous": _current(game, seat)})
+                "skipped": trimmed.skipped, "previous": _current(game, seat)})
         except LateOrders as exc:
             return _Verdict(Outcome.LATE, exc.message, seat, context={"message": exc.message})
         except ActionError as exc:
             return _Verdict(Outcome.REFUSED, exc.message, seat,
                             context={"message": exc.message})
     return _Verdict(Outcome.ACCEPTED, f"version {sub.version}, receipt {sub.receipt}", seat,
-                    sub, context={"submission": sub, "rest": stripped.rest})
+                    sub, context={"submission": sub, "rest": stripped.rest,
+                                  "skipped": trimmed.skipped})
 
 
-def _answered_closed_turn(mail: mime.Mail, seat: Seat) -> str:
-    """When the message answers a turn notice (In-Reply-To/References) for a turn of this
-    game that is no longer the open one, why it must not count for the current turn.
+def _state(game: Game) -> Any:
+    """The game's state, read only when an engine without a grammar needs it."""
+    return Game.objects.values_list("state", flat=True).get(pk=game.pk)
 
-    Without this, a late reply to turn 3's notice would silently become turn 4's orders.
+
+def _vocabulary_hint(engine: Any) -> str:
+    vocab = greetings.vocabulary(engine)
+    return ", ".join(sorted(vocab.keywords)) if vocab is not None else ""
+
+
+def referred_turn(mail: mime.Mail, seat: Seat) -> int | None:
+    """The number of the turn this mail answers, or None to read it for the open turn.
+
+    The newest of our own mails in its thread decides (In-Reply-To first, then
+    References from the newest): a turn notice or reminder of this game names its turn,
+    and so does the receipt of accepted orders; anything else of ours (a refusal, a
+    report) names no turn. No mail of ours in the thread: the open turn. References
+    that cannot be ours (another domain) cost no query.
     """
-    if not mail.references:
-        return ""
-    asked = (Outbox.objects.filter(message_id__in=mail.references[-20:],
-                                   kind__in=[Kind.TURN_OPENED, Kind.REMINDER],
-                                   turn__game_id=seat.game_id)
-             .select_related("turn").order_by("-turn__number").first())
-    if asked is None or asked.turn is None:
-        return ""
-    current = seat.game.current_turn()
-    if current is not None and current.pk == asked.turn.pk:
-        return ""
-    return (f"you replied to the notice for turn {asked.turn.number}, which is closed; "
-            "nothing was kept for it. To order for the turn open now, reply to its notice")
+    domain = "@" + str(getattr(settings, "GM_MAIL_DOMAIN", "localhost")).lower() + ">"
+    ours = [r for r in reversed(mail.references) if r.lower().endswith(domain)][:20]
+    if not ours:
+        return None
+    rows = {mid: (game_id, number) for mid, game_id, number in
+            Outbox.objects.filter(message_id__in=ours)
+            .values_list("message_id", "turn__game_id", "turn__number")}
+    for ref in ours:
+        if ref in rows:
+            game_id, number = rows[ref]
+            return number if game_id == seat.game_id else None
+    return None
 
 
 def _current(game: Game, seat: Seat) -> Submission | None:

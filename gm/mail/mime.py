@@ -1,12 +1,15 @@
 """Reading a raw message: identity, addresses, loop signs and the text the player wrote.
 
 Everything here is pure (bytes in, values out) so the pipeline, the benchmark and the
-tests share it. Decoding is the email package's (transfer encodings, RFC 2047 headers);
-charsets are decoded strictly so a garbled message is refused rather than misread.
+tests share it. Decoding is the email package's (transfer encodings, RFC 2047 headers).
+Charsets are decoded leniently: clients label Latin-1 text as UTF-8 (or name charsets
+Python does not know) and believe they sent UTF-8, so a byte that does not fit is read
+as Windows-1252/Latin-1, never a reason to refuse mail whose order lines are readable.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -31,8 +34,23 @@ class NoText(ValueError):
     """The message has no text part we could read (only attachments, or nothing)."""
 
 
-class Undecodable(ValueError):
-    """The text part's charset is unknown or its bytes do not match it."""
+def _byte_fallback(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: a byte that is not valid in the declared charset is read as
+    Windows-1252, or Latin-1 for the five bytes Windows-1252 leaves undefined."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    bad = exc.object[exc.start:exc.end]
+    return "".join(_cp1252(b) for b in bad), exc.end
+
+
+def _cp1252(byte: int) -> str:
+    try:
+        return bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:
+        return bytes([byte]).decode("latin-1")
+
+
+codecs.register_error("gm-cp1252", _byte_fallback)
 
 
 @dataclass
@@ -51,9 +69,10 @@ class Mail:
     sender: str
     recipients: list[str]
     subject: str
-    references: list[str]
+    references: list[str]  # oldest first; the In-Reply-To message is the last
     size: int
     headers_only: bool
+    in_reply_to: str = ""  # "<id>", or "" when the header is missing
 
 
 def _addr(value: str) -> str:
@@ -83,11 +102,13 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
         rcpts += [a.lower() for _n, a in getaddresses(values) if a]
     refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
     reply_to = normalise_message_id(_header(msg, "In-Reply-To"))
-    if reply_to and f"<{reply_to}>" not in refs:
-        refs.append(f"<{reply_to}>")
+    parent = f"<{reply_to}>" if reply_to else ""
+    if parent:
+        refs = [r for r in refs if r != parent] + [parent]
     return Mail(message=msg, message_id=mid, sha256=digest, sender=_addr(_header(msg, "From")),
                 recipients=list(dict.fromkeys(rcpts)), subject=_decoded(msg, "Subject")[:255],
-                references=refs, size=len(raw), headers_only=headers_only)
+                references=refs, size=len(raw), headers_only=headers_only,
+                in_reply_to=parent)
 
 
 def _header(msg: EmailMessage, name: str) -> str:
@@ -139,8 +160,7 @@ def loop_reason(mail: Mail, envelope: Envelope | None = None) -> str | None:
 def body_text(mail: Mail) -> tuple[str, str]:
     """(text, kind) of the message: text/plain, else text/html converted, kind names which.
 
-    Raises NoText when only attachments (or nothing) are there and Undecodable for a
-    charset that is unknown or does not match the bytes.
+    Raises NoText when only attachments (or nothing) are there.
     """
     from .bodytext import html_to_text
 
@@ -194,26 +214,23 @@ def unflow(text: str, *, delsp: bool = False) -> str:
     return "\n".join(out)
 
 
+_UTF8 = {"utf-8", "utf8", "utf_8", "unicode-1-1-utf-8", "x-unicode20utf8"}
+
+
 def _decode_bytes(part: EmailMessage) -> str:
+    """The part's text. Strict in the declared charset when the bytes fit it; otherwise
+    UTF-8 with stray bytes read as Windows-1252 (the usual mislabelling: Latin-1 text
+    called UTF-8, or no charset at all), or the declared charset with U+FFFD for what
+    does not fit. An unknown charset name is read as UTF-8 the same way."""
     payload = part.get_payload(decode=True) or b""
-    declared = part.get_param("charset")
-    charset = str(declared or "us-ascii").strip().lower()
+    if not isinstance(payload, bytes):  # a malformed part the email package gave back raw
+        payload = str(payload).encode("utf-8", "surrogateescape")
+    charset = (part.get_content_charset() or "us-ascii").strip()
     try:
         return payload.decode(charset)
     except LookupError:
-        if _utf8(payload) is not None:
-            return _utf8(payload) or ""
-        raise Undecodable(f"unknown charset {charset!r}") from None
+        return payload.decode("utf-8", "gm-cp1252")
     except UnicodeDecodeError:
-        if not declared or charset in ("us-ascii", "ascii"):
-            text = _utf8(payload)
-            if text is not None:
-                return text
-        raise Undecodable(f"the text is not valid {charset}") from None
-
-
-def _utf8(payload: bytes) -> str | None:
-    try:
-        return payload.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+        if charset in _UTF8 or charset in ("us-ascii", "ascii", "ansi_x3.4-1968"):
+            return payload.decode("utf-8", "gm-cp1252")
+        return payload.decode(charset, "replace")

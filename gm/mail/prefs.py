@@ -15,9 +15,15 @@ from .models import Kind, MailPreference
 _SALT = "gm.mail.unsubscribe"
 
 
+def confirmed(user) -> bool:
+    """Whether mail may go to the user's address and count as theirs. Until e-mail
+    confirmation exists in gm.accounts every active account's address counts."""
+    return user is not None and bool(user.email) and getattr(user, "is_active", True)
+
+
 def wants(user, kind: str) -> bool:
     """Whether `user` gets mail of `kind` (on unless switched off)."""
-    if user is None or not user.email:
+    if not confirmed(user):
         return False
     pref = MailPreference.objects.filter(user=user, kind=kind).values_list("enabled",
                                                                            flat=True).first()

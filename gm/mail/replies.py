@@ -4,6 +4,13 @@ Accepted: the orders as understood, one per line, and the receipt hash. Errors: 
 error with its line and hint, the lines that read fine, what was not read, and which
 orders stay in force. Replies are rate-limited per address and never go to our own
 addresses; the caller never asks for one for loop mail.
+
+Who gets the answer (`recipient`): the sender when the sender may order for the seat.
+A sender who may not never learns that the address belongs to a game (a From line is
+easy to forge): the refusal goes to the seat's registered address as a security notice,
+and an unknown or missing token is answered only to an address of an account here. The
+"replies to your orders" switch only stops receipts of accepted orders: an error always
+gets its answer, or the player would believe the orders stand.
 """
 
 from __future__ import annotations
@@ -12,14 +19,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 
 from games.core.types import Orders
 
 from . import compose, outbox
 from .mime import Mail
-from .models import InboundMessage, Kind, Outbox, Outcome
-from .prefs import wants
+from .models import InboundMessage, Kind, MailPreference, Outbox, Outcome
+from .prefs import confirmed
 
 _SUBJECTS = {
     Outcome.ACCEPTED: "orders accepted",
@@ -29,11 +38,10 @@ _SUBJECTS = {
     Outcome.REFUSED: "orders not taken",
     Outcome.UNKNOWN_ADDRESS: "unknown reply address",
     Outcome.UNKNOWN_GAME: "unknown game",
-    Outcome.WRONG_SENDER: "sender not registered for this seat",
+    Outcome.WRONG_SENDER: "security notice: a message from another address",
     Outcome.EMPTY: "no orders found",
     Outcome.NO_TEXT: "no readable text",
     Outcome.TOO_LARGE: "message too large",
-    Outcome.UNDECODABLE: "could not read your message",
 }
 
 
@@ -51,32 +59,79 @@ def _own_address(addr: str) -> bool:
                                                       or addr == local + domain))
 
 
+def recipient(mail: Mail, outcome: str, seat) -> tuple[str, object | None, str]:
+    """(address, user or None, why not when the address is "") for the answer."""
+    sender = mail.sender
+    if outcome == Outcome.WRONG_SENDER:
+        owner = seat.user if seat is not None else None
+        if owner is None or not owner.email or not confirmed(owner):
+            return "", None, "wrong sender: no registered address to warn"
+        return owner.email.strip().lower(), owner, ""
+    if not sender or _own_address(sender):
+        return "", None, "own address"
+    if seat is None:
+        account = _account(sender)
+        if account is None:
+            return "", None, "unknown sender"
+        return sender, account, ""
+    user = seat.user if seat.user is not None and \
+        (seat.user.email or "").lower() == sender else None
+    return sender, user, ""
+
+
+def _account(addr: str):
+    """The active account whose (confirmed) address this is, or None."""
+    users = get_user_model().objects.filter(email__iexact=addr, is_active=True)[:2]
+    users = list(users)
+    if len(users) != 1 or not confirmed(users[0]):
+        return None
+    return users[0]
+
+
+def _wants_and_recent(user, to: str, since) -> tuple[bool, int]:
+    """(the user wants receipts, replies sent to `to` since `since`) in one round trip."""
+    pref_table = MailPreference._meta.db_table
+    out_table = Outbox._meta.db_table
+    qn = connection.ops.quote_name
+    sql = (f"SELECT (SELECT {qn('enabled')} FROM {qn(pref_table)} WHERE {qn('user_id')} = %s "
+           f"AND {qn('kind')} = %s), (SELECT COUNT(*) FROM {qn(out_table)} WHERE "
+           f"{qn('to')} = %s AND {qn('kind')} = %s AND {qn('created')} >= %s)")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk if user is not None else None, Kind.RECEIPT, to,
+                             Kind.RECEIPT, since])
+        enabled, count = cursor.fetchone()
+    return enabled is None or bool(enabled), int(count)
+
+
 def queue_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: dict[str, Any]
                 ) -> tuple[Outbox | None, str]:
     """Queue the reply for an inbound message: (outbox row, "") or (None, why not)."""
-    to = mail.sender
-    if not to or _own_address(to):
-        return None, "own address"
-    user = seat.user if seat is not None and seat.user and \
-        seat.user.email.lower() == to else None
-    if user is not None and not wants(user, Kind.RECEIPT):
-        return None, "preference"
+    to, user, why_not = recipient(mail, outcome, seat)
+    if not to:
+        return None, why_not
     limit, window = rate_limit()
     since = timezone.now() - timedelta(seconds=window)
-    if Outbox.objects.filter(to=to, kind=Kind.RECEIPT, created__gte=since).count() >= limit:
+    wanted, recent = _wants_and_recent(user, to, since)
+    if outcome == Outcome.ACCEPTED and user is not None and not wanted:
+        return None, "preference"
+    if recent >= limit:
         return None, "rate limit"
+    notice = outcome == Outcome.WRONG_SENDER
     headers, unsubscribe = compose.headers_for(Kind.RECEIPT, user, auto="auto-replied")
-    if mail.message_id:
+    if not notice and mail.message_id:
         headers["In-Reply-To"] = f"<{mail.message_id}>"
         refs = [*mail.references, f"<{mail.message_id}>"]
         headers["References"] = " ".join(dict.fromkeys(refs[-20:]))
     ctx = {**context, "outcome": outcome, "seat": seat, "game": seat.game if seat else None,
-           "sender": to, "limit_kb": context.get("limit_kb")}
+           "sender": mail.sender, "limit_kb": context.get("limit_kb"), "notice": notice,
+           "subject": compose.header_value(mail.subject, 120),
+           "prefs_url": compose.site_url("/mail/preferences/")}
     sub = context.get("submission")
-    if seat is not None:
+    turn = None
+    if seat is not None and not notice:
         turn = sub.turn if sub is not None else seat.game.current_turn()
         ctx["turn"] = turn
-        ctx["deadline"] = compose.fmt_deadline(turn.deadline) if turn else ""
+        ctx["deadline"] = compose.fmt_deadline(turn.deadline, user) if turn else ""
         ctx["game_url"] = compose.game_url(seat.game)
     if sub is not None:
         ctx["orders"] = Orders.from_json(sub.orders).text.splitlines()
@@ -84,18 +139,30 @@ def queue_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     if prev is not None:
         ctx["previous_orders"] = Orders.from_json(prev.orders).text.splitlines()
     ctx["rest_lines"] = _quote(context.get("rest", ""))
+    ctx["skipped"] = context.get("skipped") or []
     text = compose.render("reply.txt", ctx)
-    if user is not None:
+    if user is not None and outcome == Outcome.ACCEPTED:
         text += compose.footer("replies to your orders", unsubscribe)
-    subject = mail.subject or "your message"
-    prefix = "" if subject.lower().startswith("re:") else "Re: "
+    elif "List-Unsubscribe" in headers:  # errors always go: nothing to unsubscribe from
+        del headers["List-Unsubscribe"]
+        headers.pop("List-Unsubscribe-Post", None)
     label = _SUBJECTS.get(outcome, outcome)
-    reply_to = seat.reply_address if seat is not None and outcome != Outcome.WRONG_SENDER \
-        else ""
+    if notice:
+        game = f" ({compose.header_value(seat.game.title, 60)})" if seat is not None else ""
+        subject = f"[{label}] to your seat {seat.name if seat else ''}{game}".replace(
+            "seat  ", "seat ")
+    else:
+        original = compose.header_value(mail.subject, 160) or "your message"
+        prefix = "" if original.lower().startswith("re:") else "Re: "
+        subject = f"{prefix}{original} [{label}]"
+    reply_to = seat.reply_address if seat is not None and not notice else ""
     row_out = outbox.enqueue(
         key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,
-        subject=f"{prefix}{subject} [{label}]", text=text, headers=headers,
-        reply_to=reply_to, inbound=row)
+        subject=compose.header_value(subject, 255), text=text, headers=headers,
+        reply_to=reply_to, inbound=row,
+        # A receipt of accepted orders names its turn (a reply to it is about that
+        # turn); a refusal names none, so answering it orders for the open turn.
+        turn=sub.turn if sub is not None else None)
     return row_out, "" if row_out else "already queued"
 
 

@@ -51,8 +51,11 @@ def tokens_in(recipients: list[str]) -> list[str]:
 
 
 def _seat_by_token(token: str) -> Seat | None:
-    return (Seat.objects.select_related("game", "user").filter(mail_token=token.lower())
-            .first())
+    """The seat with its game, user and the user's profile (time zone) in one query; the
+    game's state and setup record, the big columns, are left to whoever needs them."""
+    return (Seat.objects.select_related("game", "user", "user__profile")
+            .defer("game__state", "game__setup_record")
+            .filter(mail_token=token.lower()).order_by().first())
 
 
 def by_address(recipients: list[str]) -> Seat | None:

@@ -77,15 +77,35 @@ def test_unknown_game(tally_game, accepted, feed, mailoutbox):
     assert_kept(accepted)
 
 
-def test_wrong_sender_gets_no_game_details(tally_game, accepted, feed, mailoutbox):
+def test_wrong_sender_is_never_answered_the_seat_owner_gets_a_notice(tally_game, accepted,
+                                                                      feed, mailoutbox):
+    """A forged From gets no mail at all; the seat's registered address is warned."""
     p1 = seat(tally_game, "P1")
+    before = len(mailoutbox)
     result = feed(shapes.plain("ADD 3", sender="mallory@evil.example", to=p1.reply_address))
     assert result.outcome == Outcome.WRONG_SENDER
-    reply = replies_to(mailoutbox, "mallory@evil.example")[-1]
-    assert "not a registered address" in reply.body
-    assert tally_game.title not in reply.body and p1.mail_token not in reply.body
-    assert reply.reply_to == []
-    assert "List-Unsubscribe" not in reply.extra_headers
+    assert replies_to(mailoutbox, "mallory@evil.example") == []
+    assert all(m.to != ["mallory@evil.example"] for m in mailoutbox[before:])
+    notice = replies_to(mailoutbox, p1.user.email)[-1]
+    assert notice.subject.startswith("[security notice")
+    assert "mallory@evil.example" in notice.body and "NOT read as orders" in notice.body
+    assert p1.mail_token not in notice.body
+    assert notice.reply_to == [] and "In-Reply-To" not in notice.extra_headers
+    assert "List-Unsubscribe" not in notice.extra_headers
+    row = InboundMessage.objects.get(pk=result.inbound_id)
+    assert row.seat_id == p1.pk and row.reply_suppressed == ""
+    assert_kept(accepted)
+
+
+@pytest.mark.parametrize("to", ["play+forged123@gm.example", "play@gm.example"])
+def test_unknown_or_missing_token_from_a_stranger_gets_no_answer(tally_game, accepted, feed,
+                                                                mailoutbox, to):
+    before = len(mailoutbox)
+    result = feed(shapes.plain("ADD 3", sender="stranger@else.example", to=to))
+    assert result.outcome == Outcome.UNKNOWN_ADDRESS
+    assert mailoutbox[before:] == []
+    row = InboundMessage.objects.get(pk=result.inbound_id)
+    assert row.reply_suppressed == "unknown sender"
     assert_kept(accepted)
 
 
@@ -156,17 +176,33 @@ def test_size_cap_polite_refusal(tally_game, accepted, feed, mailoutbox, setting
     assert_kept(accepted)
 
 
-@pytest.mark.parametrize("charset,body", [
-    ("x-klingon", "ADD 3 é".encode("latin-1")),
-    ("utf-8", b"ADD 3 \xff\xfe"),
-], ids=["unknown-charset", "bytes-not-matching"])
-def test_undecodable_charset(tally_game, accepted, feed, mailoutbox, charset, body):
+@pytest.mark.parametrize("charset,body,comment", [
+    ("x-klingon", "ADD 1 # é".encode("latin-1"), "é"),
+    ("utf-8", "ADD 1 # déjà".encode("latin-1"), "déjà"),
+    ("utf-8", "ADD 1 # ça va, déjà ".encode() + "vu".encode("latin-1") + b" \x81", "\x81"),
+    ("us-ascii", "ADD 1 # Grüße".encode("cp1252") + b" \x93q\x94", "Grüße “q”"),
+], ids=["unknown-charset", "latin1-labelled-utf8", "mixed-utf8-and-latin1", "cp1252-as-ascii"])
+def test_mislabelled_charset_is_read_leniently(tally_game, accepted, feed, mailoutbox, charset,
+                                               body, comment):
+    """Clients call Latin-1 text UTF-8 and believe they sent UTF-8: read it anyway."""
     p1 = seat(tally_game, "P1")
     result = feed(shapes.raw_bytes(body, sender=p1.user.email, to=p1.reply_address,
                                    charset=charset))
-    assert result.outcome == Outcome.UNDECODABLE
-    assert "not in a character set we could decode" in \
-        replies_to(mailoutbox, p1.user.email)[-1].body
+    assert result.outcome == Outcome.ACCEPTED, result.detail
+    sub = Submission.objects.get(pk=result.submission_id)
+    assert sub.orders["items"] == [{"order": {"op": "add", "n": 1}}]
+    assert comment.replace("\x81", "\x81") in sub.text
+    assert "resend" not in replies_to(mailoutbox, p1.user.email)[-1].body.lower()
+
+
+def test_unreadable_bytes_in_an_order_line_are_its_error_not_a_refusal(tally_game, accepted,
+                                                                      feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.raw_bytes(b"ADD 3 \xff\xfe", sender=p1.user.email,
+                                   to=p1.reply_address, charset="utf-8"))
+    assert result.outcome == Outcome.INVALID
+    body = replies_to(mailoutbox, p1.user.email)[-1].body
+    assert "line 1: ADD 3 ÿþ" in body and "ADD needs one number" in body
     assert_kept(accepted)
 
 
@@ -237,7 +273,7 @@ def test_reply_rate_limit_per_address(tally_game, accepted, feed, mailoutbox, se
     p1 = seat(tally_game, "P1")
     outcomes, suppressed = [], []
     for i in range(4):
-        r = feed(shapes.plain(f"FOO {i}", sender=p1.user.email, to=p1.reply_address))
+        r = feed(shapes.plain(f"ADD {i + 4}", sender=p1.user.email, to=p1.reply_address))
         outcomes.append(r.outcome)
         suppressed.append(InboundMessage.objects.get(pk=r.inbound_id).reply_suppressed)
     assert outcomes == [Outcome.INVALID] * 4
@@ -249,7 +285,7 @@ def test_reply_rate_limit_per_address(tally_game, accepted, feed, mailoutbox, se
     assert r.outcome == Outcome.ACCEPTED and r.reply_id is None
     # Another address is not limited.
     p2 = seat(tally_game, "P2")
-    assert feed(shapes.plain("FOO", sender=p2.user.email, to=p2.reply_address)).reply_id
+    assert feed(shapes.plain("ADD 9", sender=p2.user.email, to=p2.reply_address)).reply_id
 
 
 def test_errors_reply_lists_line_hint_accepted_part_and_rest(tally_game, accepted, feed,
@@ -284,8 +320,9 @@ def test_reply_to_a_closed_turns_notice_is_late_not_next_turns_orders(
     result = feed(shapes.plain("ADD 3", sender=p2.user.email, to=p2.reply_address,
                                in_reply_to=notice_1.message_id))
     assert result.outcome == Outcome.LATE
-    assert "you replied to the notice for turn 1, which is closed" in \
-        replies_to(mailoutbox, p2.user.email)[-1].body
+    late = replies_to(mailoutbox, p2.user.email)[-1].body
+    assert "the deadline for turn 1 has passed" in late
+    assert "Turn 2 is open now" in late
     assert not Submission.objects.filter(seat=p2, turn__number=2).exists()
     # Answering turn 2's notice works.
     notice_2 = Outbox.objects.get(kind="turn_opened", to=p2.user.email, turn__number=2)

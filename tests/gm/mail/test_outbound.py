@@ -10,6 +10,7 @@ import pytest
 from django.core import mail as django_mail
 from django.utils import timezone
 
+from gm.accounts.timezones import format_deadline
 from gm.mail import notices, outbox, prefs, tasks
 from gm.mail.models import Kind, MailPreference, Outbox
 from gm.play import actions
@@ -29,7 +30,7 @@ def test_turn_opened_notice_has_deadline_prompt_and_reply_address(tally_game, ma
     msg = next(m for m in mailoutbox if m.to == [p1.user.email])
     assert msg.subject == "[Test tally] turn 1: your orders, seat P1"
     assert msg.reply_to == [p1.reply_address]
-    assert f"Orders are due by {turn.deadline.strftime('%Y-%m-%d %H:%M')} UTC" in msg.body
+    assert f"Orders are due by {format_deadline(turn.deadline)}." in msg.body
     assert "How much to add?\nExample: ADD 2\nChoices:\n  ADD 1\n  ADD 2\n  ADD 3" in msg.body
     assert msg.extra_headers["Auto-Submitted"] == "auto-generated"
     assert msg.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

@@ -1,0 +1,144 @@
+"""Greetings and sign-offs around the orders in a mail: which lines are skipped, and why.
+
+Players write "Hi GM," or "here are my orders:" above their orders and "Cheers & good
+luck!" below them. The rule, applied to the text left after the quoted reply, the
+signature and anything after END are cut off (README, "Playing", Email):
+
+1. Only lines the order parser would read count: blank lines and `#` comments never do.
+2. A line *may be an order* when any of its words is one of the game's order words (the
+   keywords of its order grammar: ADD, EQUIP, MOVE...), when its first word is IF,
+   STANDING or CANCEL and the game has such orders, or when its first word is one slip
+   away from an order word (EQIUP for EQUIP: difflib ratio 0.8 or more). For an engine
+   that exposes no grammar, a line may be an order unless parsing it alone fails with
+   "unknown order".
+3. Lines before the first line that may be an order, and after the last one, are
+   greetings and sign-offs: they are blanked (so error line numbers still match the
+   mail) and listed back to the player under "not read".
+4. Everything from the first to the last such line goes to the order parser, so a line
+   in the middle that is not an order still refuses the whole mail, with its error.
+5. When no line may be an order, nothing is read: the answer is "no orders found", with
+   every line listed back.
+
+The rule leans towards reading: a closing line that happens to use an order word ("Let's
+go!" in a game with GO) is read, and its error refuses the mail, rather than an order
+with a typo being skipped in silence.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core.orders import Grammar, order_lines
+from games.core.types import OrdersInvalid
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
+_CLOSE = 0.8
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words that make a line a possible order in one game."""
+
+    keywords: frozenset[str]  # any word of the line
+    leading: frozenset[str] = frozenset()  # only as the line's first word
+
+    def may_be_order(self, line: str) -> bool:
+        words = [w.upper().strip("'-") for w in _WORD.findall(line)]
+        if not words:
+            return False
+        if words[0] in self.leading or any(w in self.keywords for w in words):
+            return True
+        first = words[0]
+        return len(first) >= 3 and any(
+            difflib.SequenceMatcher(None, first, k).ratio() >= _CLOSE for k in self.keywords)
+
+
+def grammar_of(engine: Any) -> Grammar | None:
+    """The engine's order grammar: an attribute `grammar`, a module-level GRAMMAR beside
+    the engine class, or GRAMMAR in the game package's `orders` module; None if none."""
+    found = getattr(engine, "grammar", None)
+    if isinstance(found, Grammar):
+        return found
+    module_name = type(engine).__module__
+    candidates = [module_name, module_name.rsplit(".", 1)[0] + ".orders"]
+    for name in candidates:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        found = getattr(module, "GRAMMAR", None)
+        if isinstance(found, Grammar):
+            return found
+    return None
+
+
+_VOCABULARIES: dict[type, Vocabulary | None] = {}
+
+
+def vocabulary(engine: Any) -> Vocabulary | None:
+    """The order words of the engine's game (cached per engine class), or None."""
+    cls = type(engine)
+    if cls not in _VOCABULARIES:
+        grammar = grammar_of(engine)
+        if grammar is None:
+            _VOCABULARIES[cls] = None
+        else:
+            leading = (({"IF"} if grammar.condition else set())
+                       | ({"STANDING", "CANCEL"} if grammar.standing else set()))
+            _VOCABULARIES[cls] = Vocabulary(frozenset(grammar.keywords), frozenset(leading))
+    return _VOCABULARIES[cls]
+
+
+def parse_test(engine: Any, state: Callable[[], Any], seat: str) -> Callable[[str], bool]:
+    """For an engine without a grammar: a line may be an order unless parsing it alone
+    fails only with "unknown order" (the shared grammar's words for a line that does
+    not start with any order of the game)."""
+    def test(line: str) -> bool:
+        try:
+            engine.parse_orders(state(), seat, line)
+        except OrdersInvalid as exc:
+            return not exc.errors or not all(
+                e.line == 1 and e.message.lower().startswith("unknown order")
+                for e in exc.errors)
+        except Exception:  # an engine's own complaint: read the line, let it say so
+            return True
+        return True
+    return test
+
+
+def order_test(engine: Any, state: Callable[[], Any], seat: str) -> Callable[[str], bool]:
+    """The "may be an order" test for one seat of one game (rule 2)."""
+    vocab = vocabulary(engine)
+    return vocab.may_be_order if vocab is not None else parse_test(engine, state, seat)
+
+
+@dataclass
+class Trimmed:
+    text: str  # the orders with greeting and sign-off lines blanked
+    skipped: list[str] = field(default_factory=list)  # those lines, as written
+    has_orders: bool = True  # False when no line may be an order (rule 5)
+
+
+def trim(text: str, may_be_order: Callable[[str], bool]) -> Trimmed:
+    """Apply rules 1-5 to `text` (the player's part of the mail)."""
+    candidates = order_lines(text)
+    flags = [may_be_order(line.text) for line in candidates]
+    if not any(flags):
+        raw = text.split("\n")
+        return Trimmed("", [raw[c.number - 1].strip() for c in candidates], has_orders=False)
+    first = flags.index(True)
+    last = len(flags) - 1 - flags[::-1].index(True)
+    outside = candidates[:first] + candidates[last + 1:]
+    if not outside:
+        return Trimmed(text)
+    lines = text.split("\n")
+    skipped = []
+    for line in outside:
+        skipped.append(lines[line.number - 1].strip())
+        lines[line.number - 1] = ""
+    return Trimmed("\n".join(lines), skipped)
