@@ -105,7 +105,10 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
     parent = f"<{reply_to}>" if reply_to else ""
     if parent:
         refs = [r for r in refs if r != parent] + [parent]
-    return Mail(message=msg, message_id=mid, sha256=digest, sender=_addr(_header(msg, "From")),
+    sender = _header(msg, "From")
+    if "=?" in sender:  # a display name in RFC 2047 words (or, wrongly, the whole value)
+        sender = _decoded(msg, "From")
+    return Mail(message=msg, message_id=mid, sha256=digest, sender=_addr(sender),
                 recipients=list(dict.fromkeys(rcpts)), subject=_decoded(msg, "Subject")[:255],
                 references=refs, size=len(raw), headers_only=headers_only,
                 in_reply_to=parent)

@@ -1,7 +1,10 @@
 """Real MIME in the shapes common clients produce, written with Python's email package.
 
 Each builder returns bytes as they would arrive at the MTA: headers, transfer encodings
-and charsets as Gmail, Outlook and Apple Mail write them (their quoting styles included).
+and charsets as Gmail, Outlook, Apple Mail, the iPhone, Thunderbird and Windows Mail write
+them (their quoting styles included). `orders` is everything the player typed above the
+quote, greetings and sign-offs included; `charset` picks the body charset where the
+client lets its user choose (or picks one itself by the text).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from email.message import EmailMessage
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.utils import format_datetime, make_msgid
+from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 
 QUOTED_NOTICE = ("Test combat_dice (game 1), turn 1 is open.\nYou play seat P1.\n"
                  "Example: ADD 2")
@@ -20,7 +23,8 @@ QUOTED_NOTICE = ("Test combat_dice (game 1), turn 1 is open.\nYou play seat P1.\
 
 def _headers(msg, *, sender: str, to: str, subject: str, message_id: str | None,
              in_reply_to: str | None = None, extra: dict[str, str] | None = None) -> None:
-    msg["From"] = sender
+    name, addr = parseaddr(sender)
+    msg["From"] = formataddr((name, addr), charset="utf-8") if name else addr
     msg["To"] = to
     msg["Subject"] = subject
     msg["Date"] = format_datetime(datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
@@ -51,7 +55,8 @@ def plain(body: str, *, sender: str, to: str, subject: str = "Re: turn 1",
     return msg.as_bytes()
 
 
-def gmail(orders: str, *, sender: str, to: str, message_id: str | None = None) -> bytes:
+def gmail(orders: str, *, sender: str, to: str, message_id: str | None = None,
+          charset: str = "utf-8") -> bytes:
     """Gmail: multipart/alternative, text QP-encoded with "On ... wrote:" + `> ` quote,
     HTML with the quote in div.gmail_quote/blockquote."""
     text = (f"{orders}\n\nOn Sun, Nov 29, 2026 at 11:00 AM GM <gm@localhost> wrote:\n\n"
@@ -62,7 +67,7 @@ def gmail(orders: str, *, sender: str, to: str, message_id: str | None = None) -
             'gm@localhost&gt; wrote:<br></div><blockquote class="gmail_quote" style="margin:'
             f'0px">{QUOTED_NOTICE.replace(chr(10), "<br>")}</blockquote></div>')
     msg = MIMEMultipart("alternative")
-    cs = Charset("utf-8")
+    cs = Charset(charset)
     cs.body_encoding = QP
     msg.attach(MIMEText(text, "plain", cs))
     msg.attach(MIMEText(html, "html", cs))
@@ -71,7 +76,8 @@ def gmail(orders: str, *, sender: str, to: str, message_id: str | None = None) -
     return msg.as_bytes()
 
 
-def outlook(orders: str, *, sender: str, to: str, message_id: str | None = None) -> bytes:
+def outlook(orders: str, *, sender: str, to: str, message_id: str | None = None,
+            charset: str = "windows-1252") -> bytes:
     """Outlook: base64 text in windows-1252, top-posted above a "From: / Sent:" block
     after an underscore line; HTML with divRplyFwdMsg."""
     text = (f"{orders}\r\n\r\nRegards,\r\nDave\r\n\r\n________________________________\r\n"
@@ -83,7 +89,7 @@ def outlook(orders: str, *, sender: str, to: str, message_id: str | None = None)
             "</div><div id=\"appendonsend\"></div><hr><div id=\"divRplyFwdMsg\"><b>From:</b>"
             " GM</div><div>" + QUOTED_NOTICE.replace("\n", "<br>") + "</div></body></html>")
     msg = MIMEMultipart("alternative")
-    cs = Charset("windows-1252")
+    cs = Charset(charset)
     cs.body_encoding = BASE64
     msg.attach(MIMEText(text, "plain", cs))
     msg.attach(MIMEText(html, "html", cs))
@@ -93,8 +99,9 @@ def outlook(orders: str, *, sender: str, to: str, message_id: str | None = None)
     return msg.as_bytes()
 
 
-def apple(orders: str, *, sender: str, to: str, message_id: str | None = None) -> bytes:
-    """Apple Mail (iPhone): QP text, "Sent from my iPhone", then a quote introduced by
+def apple(orders: str, *, sender: str, to: str, message_id: str | None = None,
+          charset: str = "utf-8") -> bytes:
+    """iPhone Mail: QP text, "Sent from my iPhone", then a quote introduced by
     "> On ..., at ..., GM wrote:"; HTML with blockquote type=cite."""
     text = (f"{orders}\n\nSent from my iPhone\n\n> On 29 Nov 2026, at 11:00, GM <gm@localhost>"
             " wrote:\n>\n" + "\n".join(f"> {line}" for line in QUOTED_NOTICE.split("\n")))
@@ -103,12 +110,153 @@ def apple(orders: str, *, sender: str, to: str, message_id: str | None = None) -
             + "<div><br><div dir=\"ltr\">Sent from my iPhone</div><blockquote type=\"cite\">"
             + QUOTED_NOTICE.replace("\n", "<br>") + "</blockquote></div></body></html>")
     msg = MIMEMultipart("alternative")
-    cs = Charset("utf-8")
+    cs = Charset(charset)
     cs.body_encoding = QP
     msg.attach(MIMEText(text, "plain", cs))
     msg.attach(MIMEText(html, "html", cs))
     _headers(msg, sender=sender, to=to, subject="Re: [Test] turn 1: your orders",
              message_id=message_id)
+    return msg.as_bytes()
+
+
+iphone = apple
+
+
+def apple_mail(orders: str, *, sender: str, to: str, message_id: str | None = None,
+               charset: str = "utf-8") -> bytes:
+    """Apple Mail on a Mac: multipart/alternative, text/plain QP in the charset of the
+    text (us-ascii when it can), the quote as "> " lines under "On ..., GM wrote:", and an
+    HTML part with the reply in <div>s and the quote in blockquote type=cite."""
+    text = (f"{orders}\n\n> On 29 Nov 2026, at 11:00, GM <gm@localhost> wrote:\n> \n"
+            + "\n".join(f"> {line}" for line in QUOTED_NOTICE.split("\n")) + "\n")
+    html = ('<html><head><meta http-equiv="content-type" content="text/html; charset='
+            f'{charset}"></head><body style="overflow-wrap: break-word;">'
+            + "".join(f"<div>{line or '<br>'}</div>" for line in orders.split("\n"))
+            + '<div><br><blockquote type="cite"><div>On 29 Nov 2026, at 11:00, GM &lt;'
+            'gm@localhost&gt; wrote:</div><br><div><div>'
+            + QUOTED_NOTICE.replace("\n", "<br>") + "</div></div></blockquote></div>"
+            "</body></html>")
+    msg = MIMEMultipart("alternative", boundary="Apple-Mail=_0A1B2C3D-4E5F")
+    cs = Charset(charset)
+    cs.body_encoding = QP
+    msg.attach(MIMEText(text, "plain", cs))
+    msg.attach(MIMEText(html, "html", cs))
+    _headers(msg, sender=sender, to=to, subject="Re: [Test] turn 1: your orders",
+             message_id=message_id, extra={"X-Mailer": "Apple Mail (2.3774.200.91.1.1)"})
+    return msg.as_bytes()
+
+
+def thunderbird_html(orders: str, *, sender: str, to: str, message_id: str | None = None,
+                     charset: str = "utf-8") -> bytes:
+    """Thunderbird composing HTML only: one text/html part, 8bit, <p> per paragraph,
+    the quote under div.moz-cite-prefix in blockquote type=cite, the signature in
+    pre.moz-signature."""
+    paragraphs = "".join(f"<p>{line}<br></p>" if line else "" for line in orders.split("\n"))
+    html = ("<!DOCTYPE html>\n<html>\n  <head>\n    <meta http-equiv=\"content-type\" "
+            f"content=\"text/html; charset={charset.upper()}\">\n  </head>\n  <body>\n"
+            f"    {paragraphs}\n    <pre class=\"moz-signature\" cols=\"72\">-- \nDave "
+            "(Thunderbird)</pre>\n    <div class=\"moz-cite-prefix\">On 29/11/2026 11:00, GM "
+            "wrote:<br>\n    </div>\n    <blockquote type=\"cite\" cite=\"mid:notice@gm."
+            f"example\">{QUOTED_NOTICE.replace(chr(10), '<br>')}</blockquote>\n  </body>\n"
+            "</html>\n")
+    msg = MIMEText(html, "html", charset)
+    del msg["Content-Transfer-Encoding"]
+    msg.set_payload(html.encode(charset))
+    msg["Content-Transfer-Encoding"] = "8bit"
+    _headers(msg, sender=sender, to=to, subject="Re: [Test] turn 1: your orders",
+             message_id=message_id,
+             extra={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 "
+                                  "Thunderbird/128.5.0"})
+    return msg.as_bytes()
+
+
+def thunderbird_flowed(orders: str, *, sender: str, to: str, message_id: str | None = None,
+                       charset: str = "utf-8") -> bytes:
+    """Thunderbird composing plain text: format=flowed, long lines wrapped at 72 with a
+    trailing space, 8bit, "-- " signature, the quote as "> " lines."""
+    wrapped = []
+    for line in orders.split("\n"):
+        while len(line) > 72:
+            cut = line.rfind(" ", 0, 72)
+            if cut <= 0:
+                break
+            wrapped.append(line[:cut + 1])  # the space stays: a soft break
+            line = line[cut + 1:]
+        wrapped.append(line)
+    body = ("\r\n".join(wrapped) + "\r\n\r\n-- \r\nDave\r\n\r\nOn 29/11/2026 11:00, GM wrote:\r\n"
+            + "\r\n".join(f"> {line}" for line in QUOTED_NOTICE.split("\n")) + "\r\n")
+    return raw_bytes(body.encode(charset), sender=sender, to=to,
+                     charset=f"{charset}; format=flowed", message_id=message_id)
+
+
+def windows_mail(orders: str, *, sender: str, to: str, message_id: str | None = None,
+                 charset: str = "utf-8") -> bytes:
+    """Windows 10/11 Mail: multipart/alternative, both parts base64, CRLF, "Sent from
+    Mail for Windows" and an Outlook-style "From: / Sent:" header block above the quote."""
+    text = (orders.replace("\n", "\r\n") + "\r\n\r\nSent from Mail for Windows\r\n\r\n"
+            "From: GM\r\nSent: Sunday, 29 November 2026 11:00\r\nTo: " + sender + "\r\n"
+            "Subject: [Test] turn 1: your orders\r\n\r\n" + QUOTED_NOTICE.replace("\n", "\r\n")
+            + "\r\n")
+    html = ('<html xmlns:o="urn:schemas-microsoft-com:office:office"><head><meta '
+            'http-equiv=Content-Type content="text/html; charset=' + charset + '"></head>'
+            '<body lang=EN-GB><div class=WordSection1>'
+            + "".join(f"<p class=MsoNormal>{line or '<o:p>&nbsp;</o:p>'}</p>"
+                      for line in orders.split("\n"))
+            + '<p class=MsoNormal><o:p>&nbsp;</o:p></p><p class=MsoNormal>Sent from <a '
+            'href="https://go.microsoft.com/fwlink/?LinkId=550986">Mail</a> for Windows</p>'
+            '<p class=MsoNormal><o:p>&nbsp;</o:p></p><div style="mso-element:para-border-div;'
+            'border:none;border-top:solid #E1E1E1 1.0pt"><p class=MsoNormal><b>From: </b>GM'
+            '<br><b>Sent: </b>Sunday, 29 November 2026 11:00</p></div><p class=MsoNormal>'
+            + QUOTED_NOTICE.replace("\n", "<br>") + "</p></div></body></html>")
+    msg = MIMEMultipart("alternative")
+    cs = Charset(charset)
+    cs.body_encoding = BASE64
+    msg.attach(MIMEText(text, "plain", cs))
+    msg.attach(MIMEText(html, "html", cs))
+    _headers(msg, sender=sender, to=to, subject="RE: [Test] turn 1: your orders",
+             message_id=message_id)
+    return msg.as_bytes()
+
+
+def forward(inner_text: str, *, client: str, sender: str, to: str, above: str = "",
+            message_id: str | None = None) -> bytes:
+    """A forwarded mail as `client` writes it inline: "gmail" (plain + HTML, the forward
+    inside div.gmail_quote), "apple" ("Begin forwarded message:"), "thunderbird" (HTML
+    only, div.moz-forward-container) or "outlook" (only the subject says FW:)."""
+    when = "Sun, 29 Nov 2026 at 11:00"
+    if client == "gmail":
+        text = (f"{above}\n\n---------- Forwarded message ---------\nFrom: GM <gm@localhost>"
+                f"\nDate: {when}\nSubject: [Test] turn 1: your orders\nTo: <{sender}>\n\n"
+                f"{inner_text}\n")
+        html = (f'<div dir="ltr">{above}<br><br><div class="gmail_quote"><div dir="ltr" '
+                'class="gmail_attr">---------- Forwarded message ---------<br>From: <strong '
+                f'class="gmail_sendername">GM</strong><br></div><br>'
+                f'{inner_text.replace(chr(10), "<br>")}</div></div>')
+        msg = MIMEMultipart("alternative")
+        msg.attach(MIMEText(text, "plain", "utf-8"))
+        msg.attach(MIMEText(html, "html", "utf-8"))
+        subject = "Fwd: [Test] turn 1: your orders"
+    elif client == "apple":
+        text = (f"{above}\n\nBegin forwarded message:\n\n> From: GM <gm@localhost>\n"
+                f"> Subject: [Test] turn 1: your orders\n> Date: {when}\n\n{inner_text}\n")
+        msg = MIMEText(text, "plain", "utf-8")
+        subject = "Fwd: [Test] turn 1: your orders"
+    elif client == "thunderbird":
+        html = (f"<html><body><p>{above}</p><div class=\"moz-forward-container\"><br><br>"
+                "-------- Forwarded Message --------<table class=\"moz-email-headers-table\">"
+                "<tr><th>Subject:</th><td>[Test] turn 1</td></tr></table><br>"
+                f"<pre>{inner_text}</pre></div></body></html>")
+        msg = MIMEText(html, "html", "utf-8")
+        subject = "Fwd: [Test] turn 1: your orders"
+    elif client == "outlook":
+        text = (f"{above}\r\n\r\n________________________________\r\nFrom: GM <gm@localhost>"
+                f"\r\nSent: {when}\r\nTo: {sender}\r\nSubject: [Test] turn 1: your orders"
+                f"\r\n\r\n{inner_text}\r\n")
+        msg = MIMEText(text, "plain", "windows-1252")
+        subject = "FW: [Test] turn 1: your orders"
+    else:
+        raise ValueError(client)
+    _headers(msg, sender=sender, to=to, subject=subject, message_id=message_id)
     return msg.as_bytes()
 
 
