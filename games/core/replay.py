@@ -1,13 +1,16 @@
 """Running setup and turns the one way everyone must: the service, replay and verify.
 
-The RNG stream of setup is "setup" and of turn N is "turn/N", so a turn resolved again
-(rerun, verification) draws the same dice from the same secret. A game's public export
-is a `GameRecord` dict:
+The RNG stream of setup is "setup" and of turn N is "turn/N"; when the GM sets turn N
+aside (rollback, rerun) and it is resolved again, attempt k > 1 draws from "turn/N@k",
+so players re-ordering learn nothing from the dice they saw, while verification still
+recomputes every draw from the secret and the recorded attempt. A GM's die fix keeps
+the attempt of the draws it fixes. A game's public export is a `GameRecord` dict:
 
     {"format": "tabletop-gm/1", "ruleset", "seats", "options",
      "secret_sha256", "secret" (only once the game is over),
      "setup": {"draws", "state_hash"},
-     "turns": [{"number", "orders": {seat: Orders}, "overrides": {index: value},
+     "turns": [{"number", "attempt" (default 1), "orders": {seat: Orders},
+                "overrides": {index: value},
                 "amendments": [{"author", "reason", "from_hash", "state", "to_hash"}],
                 "draws", "before_hash", "after_hash"}]}
 
@@ -28,8 +31,11 @@ from .types import Event, Orders
 FORMAT = "tabletop-gm/1"
 
 
-def turn_stream(number: int) -> str:
-    return f"turn/{number}"
+def turn_stream(number: int, attempt: int = 1) -> str:
+    """The label of turn `number`'s dice; attempt 1 keeps the original "turn/N"."""
+    if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 1:
+        raise ValueError(f"a turn's attempt is a whole number from 1; got {attempt!r}")
+    return f"turn/{number}" if attempt == 1 else f"turn/{number}@{attempt}"
 
 
 SETUP_STREAM = "setup"
@@ -73,8 +79,10 @@ def run_turn(engine: Engine, state: State, orders: dict[str, Orders], rng: RngBa
                 state_hash(engine.to_json(new_state)))
 
 
-def secret_rng(secret: str, number: int | None, overrides: dict[Any, Any] | None = None) -> Rng:
-    return Rng(secret, SETUP_STREAM if number is None else turn_stream(number), overrides)
+def secret_rng(secret: str, number: int | None, overrides: dict[Any, Any] | None = None,
+               attempt: int = 1) -> Rng:
+    stream = SETUP_STREAM if number is None else turn_stream(number, attempt)
+    return Rng(secret, stream, overrides)
 
 
 class Mismatch(AssertionError):
@@ -124,7 +132,12 @@ def replay(engine: Engine, record: dict[str, Any]) -> tuple[State, Verdict]:
     def rng_for(number: int | None, rec: dict[str, Any]) -> RngBase:
         if secret is None:
             return ReplayRng(_draws(rec["draws"]))
-        return secret_rng(secret, number, rec.get("overrides"))
+        if number is None:
+            return secret_rng(secret, None, rec.get("overrides"))
+        try:
+            return secret_rng(secret, number, rec.get("overrides"), rec.get("attempt", 1))
+        except ValueError as exc:
+            raise Mismatch(number, str(exc)) from None
 
     setup = record["setup"]
     try:
@@ -151,6 +164,9 @@ def replay(engine: Engine, record: dict[str, Any]) -> tuple[State, Verdict]:
                 raise Mismatch(number, "amended state breaks invariants: " + "; ".join(problems))
             notes.append(f"turn {number}: state amended by {amend.get('author', 'the GM')}"
                          f" ({amend.get('reason', 'no reason given')})")
+        if turn.get("attempt", 1) != 1:
+            notes.append(f"turn {number}: resolved again after the GM set it aside "
+                         f"(dice stream attempt {turn['attempt']})")
         for index, value in (turn.get("overrides") or {}).items():
             notes.append(f"turn {number}: draw {index} set to {value!r} by the GM")
         orders = {seat: Orders.from_json(o) for seat, o in turn["orders"].items()}
@@ -193,9 +209,11 @@ def build_record(engine: Engine, seats: list[str], options: dict[str, Any], secr
 
 def turn_entry(number: int, orders: dict[str, Orders], step: Step,
                overrides: dict[Any, Any] | None = None,
-               amendments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+               amendments: list[dict[str, Any]] | None = None, attempt: int = 1
+               ) -> dict[str, Any]:
     return {
         "number": number,
+        "attempt": attempt,
         "orders": {seat: o.to_json() for seat, o in sorted(orders.items())},
         "overrides": {str(k): v for k, v in (overrides or {}).items()},
         "amendments": amendments or [],

@@ -37,7 +37,7 @@ from .errors import (  # noqa: F401 (re-exported)
     NotAllowed,
     TurnClosed,
 )
-from .models import Game, LogEntry, Post, Report, Seat, Submission, Turn, TurnRecord
+from .models import Game, LogEntry, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
 from .rendering import render_markdown
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,15 @@ def record_log(game: Game, action: str, public: str, *, actor=None, reason: str 
 
 
 def _on_commit(func, *args, **kwargs) -> None:
-    transaction.on_commit(lambda: func(*args, **kwargs))
+    # robust: the transaction has committed; a broker that is down must not turn the
+    # player's receipt into a 500. What the callback would have woken up is recorded in
+    # the database (a DUE turn, a Notice) and the periodic sweep picks it up.
+    transaction.on_commit(lambda: func(*args, **kwargs), robust=True)
+
+
+def _notice(game: Game, kind: str, object_id: int) -> None:
+    """Record an event that must reach people, in the caller's transaction (see Notice)."""
+    Notice.objects.get_or_create(kind=kind, object_id=object_id, defaults={"game": game})
 
 
 def _send(signal, **kwargs) -> None:
@@ -178,14 +186,25 @@ def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
 
 
 # --- turns -----------------------------------------------------------------------------
-def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime) -> Turn | None:
+def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime, *,
+              attempt: int | None = None) -> Turn | None:
+    """Open turn `number` for orders (or finish the game).
+
+    A number opened again after the GM set it aside draws from a fresh dice stream
+    (attempt = one more than any earlier turn of that number) unless `attempt` says
+    otherwise (a die fix keeps the stream of the draws it fixes).
+    """
     decision = engine.decision(state)
     if decision is None:
         _finish(game, engine, state, now)
         return None
+    if attempt is None:
+        attempt = (Turn.objects.filter(game=game, number=number)
+                   .aggregate(a=Max("attempt"))["a"] or 0) + 1
     length = reaction_length(game) if decision.reaction else turn_length(game)
     turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
-                               deadline=now + length)
+                               deadline=now + length, attempt=attempt)
+    _notice(game, Notice.Kind.TURN_OPENED, turn.pk)
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
     maybe_due_early(game, turn)
     _send(signals.turn_opened, turn=turn)
@@ -199,6 +218,7 @@ def _finish(game: Game, engine: Engine, state: Any, now: datetime) -> None:
     game.save(update_fields=["status", "finished", "result"])
     summary = game.result.get("summary") or "The game is over."
     record_log(game, "finished", f"{summary} The dice secret is now public: {game.secret}")
+    _notice(game, Notice.Kind.GAME_FINISHED, game.pk)
     _send(signals.game_finished, game=game)
 
 
@@ -225,8 +245,8 @@ def maybe_due_early(game: Game, turn: Turn) -> None:
 
 def mark_due(turn: Turn, *, reason: str = "deadline") -> bool:
     """Compare-and-set OPEN -> DUE and queue resolution (after commit). True if claimed."""
-    claimed = Turn.objects.filter(pk=turn.pk, status=Turn.Status.OPEN).update(
-        status=Turn.Status.DUE, claimed_at=timezone.now())
+    claimed = Turn.objects.filter(pk=turn.pk, status=Turn.Status.OPEN, superseded=False
+                                  ).update(status=Turn.Status.DUE, claimed_at=timezone.now())
     if claimed:
         turn.status = Turn.Status.DUE
         log.info("turn %s of game %s is due (%s)", turn.number, turn.game_id, reason)
@@ -245,15 +265,19 @@ def sweep_deadlines(now: datetime | None = None) -> list[int]:
                               superseded=False).values_list("pk", flat=True)
     for pk in list(due[:500]):
         with transaction.atomic():
-            if Turn.objects.filter(pk=pk, status=Turn.Status.OPEN).update(
-                    status=Turn.Status.DUE, claimed_at=now):
+            # The filter above ran outside any lock: a GM may have set the turn aside
+            # since, so the compare-and-set checks `superseded` again.
+            if Turn.objects.filter(pk=pk, status=Turn.Status.OPEN, superseded=False,
+                                   deadline__lte=now).update(status=Turn.Status.DUE,
+                                                             claimed_at=now):
                 claimed.append(pk)
                 _enqueue_resolve(pk)
     stale_before = now - timedelta(seconds=settings.GM_RESOLVE_LEASE_SECONDS)
-    stale = Turn.objects.filter(status=Turn.Status.DUE, claimed_at__lt=stale_before)
+    stale = Turn.objects.filter(status=Turn.Status.DUE, claimed_at__lt=stale_before,
+                                superseded=False)
     for pk in list(stale.values_list("pk", flat=True)[:500]):
         with transaction.atomic():
-            if Turn.objects.filter(pk=pk, status=Turn.Status.DUE,
+            if Turn.objects.filter(pk=pk, status=Turn.Status.DUE, superseded=False,
                                    claimed_at__lt=stale_before).update(claimed_at=now):
                 log.warning("turn id %s was claimed but not resolved: re-queued", pk)
                 claimed.append(pk)
@@ -283,23 +307,25 @@ def resolve_turn(turn_id: int) -> bool:
     """Resolve a DUE turn exactly once. Returns False when there was nothing to do."""
     try:
         with transaction.atomic():
-            if not Turn.objects.filter(pk=turn_id, status=Turn.Status.DUE).update(
-                    status=Turn.Status.RESOLVING):
+            # A turn the GM set aside is never resolved (superseded is checked under the
+            # row lock this UPDATE takes, so a rerun committing meanwhile wins).
+            if not Turn.objects.filter(pk=turn_id, status=Turn.Status.DUE,
+                                       superseded=False).update(status=Turn.Status.RESOLVING):
                 return False
             turn = Turn.objects.select_for_update().select_related("game").get(pk=turn_id)
             game = Game.objects.select_for_update().get(pk=turn.game_id)
             engine = engine_for(game)
             state = engine.from_json(game.state)
             orders, defaulted = _orders_for(engine, state, turn)
-            step = run_turn(engine, state, orders, secret_rng(game.secret, turn.number,
-                                                              turn.overrides))
+            step = run_turn(engine, state, orders, secret_rng(
+                game.secret, turn.number, turn.overrides, turn.attempt))
             record = TurnRecord.objects.create(
                 game=game, turn=turn, number=turn.number,
                 orders={s: o.to_json() for s, o in sorted(orders.items())},
                 defaulted=defaulted, draws=[d.to_json() for d in step.draws],
                 events=[e.to_json() for e in step.events],
                 overrides={str(k): v for k, v in turn.overrides.items()},
-                amendments=list(turn.amendments),
+                amendments=list(turn.amendments), attempt=turn.attempt,
                 state_before=game.state, state_after=engine.to_json(step.state),
                 before_hash=step.before_hash, after_hash=step.after_hash)
             game.state = record.state_after
@@ -361,6 +387,7 @@ def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
     if resolved_at is not None:
         done["resolved_at"] = resolved_at
     Turn.objects.filter(pk=record.turn_id).update(**done)
+    _notice(game, Notice.Kind.TURN_PUBLISHED, record.pk)
     _send(signals.turn_published, record=record)
     state = engine.from_json(record.state_after)
     if game.status == Game.Status.RUNNING:
@@ -473,10 +500,23 @@ def viewer_for(game: Game, user) -> str | None:
 
 
 def view_for(game: Game, user) -> dict[str, Any] | None:
-    if game.state is None:
+    viewer = viewer_for(game, user)
+    state = published_state(game, viewer)
+    if state is None:
         return None
     engine = engine_for(game)
-    return engine.view(engine.from_json(game.state), viewer_for(game, user))
+    return engine.view(engine.from_json(state), viewer)
+
+
+def published_state(game: Game, viewer: str | None) -> Any:
+    """The state `viewer` may be shown: the GM's is the latest; everyone else's is the
+    state of the last published turn, so a turn held for review shows no outcome."""
+    if viewer == GM_VIEWER or game.state is None:
+        return game.state
+    held = (TurnRecord.objects.filter(game=game, superseded=False, published=False,
+                                      turn__status=Turn.Status.HELD)
+            .values_list("state_before", flat=True).first())
+    return game.state if held is None else held
 
 
 def setup_report(game: Game, viewer: str | None) -> str:
@@ -528,7 +568,7 @@ def export_game(game: Game, *, for_gm: bool = False) -> dict[str, Any]:
         raise Conflict("the export is published when the game is over")
     turns = []
     for rec in game.records.filter(superseded=False, published=True).order_by("number"):
-        turns.append({"number": rec.number, "orders": rec.orders,
+        turns.append({"number": rec.number, "attempt": rec.attempt, "orders": rec.orders,
                       "overrides": rec.overrides, "amendments": rec.amendments,
                       "draws": rec.draws, "before_hash": rec.before_hash,
                       "after_hash": rec.after_hash})

@@ -122,6 +122,7 @@ class Turn(models.Model):
         HELD = "held", "resolved, held for GM review"
         RESOLVED = "resolved", "resolved"
         PAUSED = "paused", "paused"
+        SET_ASIDE = "set_aside", "set aside by the GM (never resolved)"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()
@@ -138,6 +139,9 @@ class Turn(models.Model):
         help_text="GM state amendments made while the turn was open (see games.core.replay).")
     superseded = models.BooleanField(default=False,
                                      help_text="Rolled back or rerun; kept for history.")
+    attempt = models.PositiveIntegerField(
+        default=1, help_text="Labels the dice stream: each re-resolution of a turn number "
+                             "draws from a fresh one (games.core.replay.turn_stream).")
     reminded = models.BooleanField(default=False)
 
     class Meta:
@@ -196,6 +200,7 @@ class TurnRecord(models.Model):
     events = models.JSONField()
     overrides = models.JSONField(default=dict)
     amendments = models.JSONField(default=list)
+    attempt = models.PositiveIntegerField(default=1, help_text="The dice stream's attempt.")
     state_before = models.JSONField()
     state_after = models.JSONField()
     before_hash = models.CharField(max_length=64)
@@ -259,3 +264,30 @@ class LogEntry(models.Model):
 
     class Meta:
         ordering = ["created", "id"]
+
+
+class Notice(models.Model):
+    """A service event that must reach people, written in the transaction that causes it.
+
+    The broker only carries a wake-up for it; if that message is lost (broker down or
+    emptied), a periodic job finds the notice unhandled here and handles it. Handling is
+    idempotent (the mail outbox is unique per event and recipient).
+    """
+
+    class Kind(models.TextChoices):
+        TURN_OPENED = "turn_opened", "a turn opened"
+        TURN_PUBLISHED = "turn_published", "a turn's reports were published"
+        GAME_FINISHED = "game_finished", "the game ended"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    object_id = models.PositiveBigIntegerField(help_text="The Turn, TurnRecord or Game.")
+    created = models.DateTimeField(auto_now_add=True)
+    handled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [models.UniqueConstraint(fields=["kind", "object_id"],
+                                               name="notice_unique_event")]
+        indexes = [models.Index(fields=["created"], condition=Q(handled__isnull=True),
+                                name="notice_pending_idx")]

@@ -498,7 +498,12 @@ def _set_aside(game: Game, number: int, state: Any, hash_: str) -> None:
 
 
 def _supersede(game: Game, number: int) -> None:
-    Turn.objects.filter(game=game, superseded=False, number__gte=number).update(superseded=True)
+    """Set turns `number`.. aside for good: superseded, and any not resolved SET_ASIDE, so
+    no sweep, task or claim can take them (each compare-and-set also checks the flag)."""
+    live = Turn.objects.filter(game=game, superseded=False, number__gte=number)
+    live.exclude(status=Turn.Status.RESOLVED).update(status=Turn.Status.SET_ASIDE,
+                                                     superseded=True)
+    live.update(superseded=True)
     TurnRecord.objects.filter(game=game, superseded=False, number__gte=number).update(
         superseded=True)
 
@@ -526,7 +531,12 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
         base = state_before(game, engine, number)
         _set_aside(game, number, base, state_hash(engine.to_json(engine.from_json(base))))
         result = RerunResult(start=number)
-        turn = play.open_turn(game, engine, engine.from_json(base), number, now)
+        # A die fix alone re-resolves the same draws (the fix applies to known dice);
+        # anything else draws from a fresh stream, so nobody re-orders knowing the dice.
+        die_fix_only = overrides is not None and not changes and not orders
+        keep = old_turns[number].attempt if die_fix_only and number in old_turns else None
+        turn = play.open_turn(game, engine, engine.from_json(base), number, now,
+                              attempt=keep)
         k = number
         while turn is not None:
             first = k == number

@@ -92,14 +92,20 @@ def test_amend_and_rerun_over_several_turns_keeps_later_orders(three_turns, gm_u
     game.refresh_from_db()
     assert result.resolved == [2, 3]
     assert result.reorder == [] and result.open_turn == 4
-    shift = 50 - old[1].state_after["pos"]["P1"]
-    assert game.state["pos"]["P1"] == old_state["pos"]["P1"] + shift
-    assert game.state["pos"]["P2"] == old_state["pos"]["P2"]
+    expected = {"P1": 50, "P2": old[1].state_after["pos"]["P2"]}
     for n in (2, 3):
         new = live(game, n)
         assert new.orders == old[n].orders  # later orders kept
-        assert new.draws == old[n].draws  # same dice from the same secret and stream
+        # Re-resolved turns draw from a fresh stream (attempt 2): same dice asked for,
+        # new results, so nobody knew them when the orders were given.
+        assert new.attempt == 2
+        assert [d["label"] for d in new.draws] == [d["label"] for d in old[n].draws]
         assert new.after_hash != old[n].after_hash
+        for d in new.draws:
+            seat = d["label"].split("/")[1]
+            expected[seat] += d["result"] + new.orders[seat]["items"][0]
+    assert game.state["pos"] == expected
+    assert old_state["pos"] != expected or old[2].draws != live(game, 2).draws
     assert live(game, 1).pk == old[1].pk
     # History is kept: the old records and turns are superseded, not deleted.
     assert TurnRecord.objects.filter(pk__in=[old[2].pk, old[3].pk], superseded=True).count() == 2
@@ -107,7 +113,10 @@ def test_amend_and_rerun_over_several_turns_keeps_later_orders(three_turns, gm_u
     assert live(game, 2).amendments[0]["reason"] == "P1 was at 50 after turn 1"
     verdict = verify_record(play.export_game(game, for_gm=True))
     assert verdict.ok, verdict.error
-    assert verdict.notes == ["turn 2: state amended by gamemaster (P1 was at 50 after turn 1)"]
+    assert verdict.notes == [
+        "turn 2: state amended by gamemaster (P1 was at 50 after turn 1)",
+        "turn 2: resolved again after the GM set it aside (dice stream attempt 2)",
+        "turn 3: resolved again after the GM set it aside (dice stream attempt 2)"]
     assert "reran the game from turn 2" in game.log.get(action="rerun").public
 
 
@@ -142,31 +151,51 @@ def test_replace_orders_on_a_past_turn_reruns(three_turns, gm_user):
     assert game.state["energy"]["P1"] == 9 - 2 - 3 - 1
 
 
-def test_rerun_with_nothing_changed_reproduces_the_hashes(three_turns, gm_user):
+def test_rerun_with_nothing_changed_draws_fresh_dice_and_verifies(three_turns, gm_user):
     game = three_turns
-    hashes = [live(game, n).after_hash for n in (1, 2, 3)]
+    old = {n: live(game, n) for n in (1, 2, 3)}
     actions.rerun_from(game, gm_user, "check", 1)
-    assert [live(game, n).after_hash for n in (1, 2, 3)] == hashes
+    for n in (1, 2, 3):
+        new = live(game, n)
+        assert (new.attempt, new.orders) == (2, old[n].orders)
+    assert [live(game, n).draws for n in (1, 2, 3)] != [old[n].draws for n in (1, 2, 3)]
+    verdict = verify_record(play.export_game(game, for_gm=True))
+    assert verdict.ok, verdict.error
 
 
-def test_rollback_and_re_resolve_gives_the_same_hashes(three_turns, gm_user, play_turn):
+def test_rollback_same_orders_different_dice_and_verify_passes(three_turns, gm_user,
+                                                              play_turn):
+    """Issue 11: players re-ordering after a rollback must not know the dice."""
     game = three_turns
-    hashes = {n: live(game, n).after_hash for n in (2, 3)}
+    old = {n: live(game, n) for n in (2, 3)}
     turn = actions.rollback_to(game, gm_user, "wrong map", 2)
     game.refresh_from_db()
     assert (turn.number, turn.status) == (2, Turn.Status.OPEN)
     assert game.state_hash == live(game, 1).after_hash
     assert not game.records.filter(superseded=False, number__gte=2).exists()
     assert game.records.filter(superseded=True).count() == 2
+    assert turn.attempt == 2
     play_turn(game, ORDERS[1])
     play_turn(game, ORDERS[2])
-    assert {n: live(game, n).after_hash for n in (2, 3)} == hashes
-    assert verify_record(play.export_game(game, for_gm=True)).ok
+    new = {n: live(game, n) for n in (2, 3)}
+    assert [new[n].orders for n in (2, 3)] == [old[n].orders for n in (2, 3)]
+    assert [new[n].attempt for n in (2, 3)] == [2, 2]
+    assert [new[n].draws for n in (2, 3)] != [old[n].draws for n in (2, 3)]
+    assert new[2].draws[0]["label"] == old[2].draws[0]["label"]
+    export = play.export_game(game, for_gm=True)
+    assert [t["attempt"] for t in export["turns"]] == [1, 2, 2]
+    export["secret"] = game.secret  # as published at the end: every die recomputed
+    verdict = verify_record(export)
+    assert verdict.ok and verdict.secret_checked, verdict.error
+    # The attempt is part of what the verifier recomputes: claiming attempt 1 fails.
+    export["turns"][1]["attempt"] = 1
+    assert not verify_record(export).ok
 
 
 def test_fix_a_die_reruns_and_shows_in_the_export(three_turns, gm_user):
     game = three_turns
-    draw = live(game, 2).draws[0]
+    old2 = live(game, 2)
+    draw = old2.draws[0]
     value = 1 if draw["result"] != 1 else 2
     actions.fix_die(game, gm_user, "die fell off the table", 2, 0, value)
     rec = live(game, 2)
@@ -174,7 +203,13 @@ def test_fix_a_die_reruns_and_shows_in_the_export(three_turns, gm_user):
     assert rec.overrides == {"0": value}
     verdict = verify_record(play.export_game(game, for_gm=True))
     assert verdict.ok, verdict.error
-    assert verdict.notes == [f"turn 2: draw 0 set to {value} by the GM"]
+    # The fixed turn keeps its stream (the fix applies to the known dice); turn 3, resolved
+    # again after it, draws fresh ones.
+    assert rec.attempt == 1 and live(game, 3).attempt == 2
+    assert [d["result"] for d in rec.draws[1:]] == [d["result"] for d in old2.draws[1:]]
+    assert verdict.notes == [f"turn 2: draw 0 set to {value} by the GM",
+                             "turn 3: resolved again after the GM set it aside "
+                             "(dice stream attempt 2)"]
     with pytest.raises(Exception, match="d6 result"):
         actions.fix_die(game, gm_user, "bad", 2, 0, 7)
     actions.fix_die(game, gm_user, "undo", 2, 0, None)
