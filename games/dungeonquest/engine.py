@@ -14,6 +14,7 @@ from . import prompts
 from . import report as reporting
 from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, svg, text_map
 from .content import HERO_ORDER, HEROES, RINGS
+from .rules import heroes
 from .rules.turn import resolve_turn, winners
 from .state import (
     HIDDEN_PILES,
@@ -35,44 +36,44 @@ class DungeonquestEngine(Engine):
     hidden_information = True
     conformance_examples = 50
     options: ClassVar[dict[str, Option]] = {
+        "hero_choice": Option("players", choices=("players", "assigned"),
+                              help="players: each seat chooses its hero (HERO <name>) before "
+                                   "the first move; assigned: seats take heroes in order "
+                                   "from first_hero"),
         "first_hero": Option("knight", choices=tuple(HERO_ORDER),
-                             help="the hero of seat P1; later seats take the next heroes"),
+                             help="where the hero order starts: the default for seats that "
+                                  "choose none, or seat P1's hero when assigned"),
     }
 
     def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
               ) -> tuple[State, list[Event]]:
         options = self.validate_options(options)
         state = new_state(seats, options["first_hero"], rng)
-        heroes = {}
-        for seat, tower in zip(seats, START_TOWERS):
-            ch = state["chars"][seat]
-            h = HEROES[ch["hero"]]
-            heroes[seat] = {"name": ch["name"], "title": ch["title"], "tower": tower,
-                            **{k: h[k] for k in ("strength", "agility", "armour", "luck",
-                                                 "life", "ability_text")}}
-        events = [Event("setup", {"heroes": heroes, "turns": state["turns"]})]
-        for seat in seats:
-            ring = state["chars"][seat]["rings"][0]
-            events.append(Event("line", {"seat": seat, "phase": "setup",
-                                         "text": f"You carry the {RINGS[ring]['name']}: "
-                                                 f"{RINGS[ring]['text']}."}, (seat,)))
-        marks = {state["chars"][s]["pos"]: str(i + 1) for i, s in enumerate(seats)}
-        events.append(Event("map", {"rows": text_map(state["board"], marks), "chamber": []}))
-        return state, events
+        state["picking"] = options["hero_choice"] == "players"
+        return state, setup_events(state, chosen=not state["picking"])
 
     def decision(self, state: State) -> Decision | None:
         if state["over"]:
             return None
+        if state.get("picking"):
+            return Decision("heroes", {seat: heroes.prompt(state, seat)
+                                       for seat in state["seats"]})
         return Decision(f"turn {state['turn']}",
                         {seat: prompts.prompt(state, seat) for seat in active(state)})
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
+        if state.get("picking"):
+            items, lines = heroes.GRAMMAR.parse(orderbook.normalize(text), (state, seat))
+            return Orders(seat, items, "\n".join(lines))
         items, lines = orderbook.parse(text, (state, seat))
         return Orders(seat, items, "\n".join(lines))
 
     def default_orders(self, state: State, seat: str) -> Orders:
         """A missed deadline: head on toward the standing destination, or stand still.
-        `resolve` marks them `auto`: a default never loots the treasure chamber."""
+        `resolve` marks them `auto`: a default never loots the treasure chamber. While
+        heroes are chosen: no choice (the documented default hero)."""
+        if state.get("picking"):
+            return Orders(seat, [], "", default=True)
         dest = state["chars"][seat]["destination"]
         order = {"op": "move", "to": dest} if dest else {"op": "stay"}
         items = [{"order": order}]
@@ -80,6 +81,8 @@ class DungeonquestEngine(Engine):
 
     def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
                 ) -> tuple[State, list[Event]]:
+        if state.get("picking"):
+            return heroes.resolve_choice(state, orders, rng)
         return resolve_turn(state, orders, rng)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
@@ -117,6 +120,9 @@ class DungeonquestEngine(Engine):
         return out
 
     def random_orders(self, state: State, seat: str, pick: Pick) -> str:
+        if state.get("picking"):
+            return pick(["", "HERO KNIGHT", "hero ranger barbarian", "Play the Adventurer",
+                         "HERO SIR ROHAN", "HERO EL-MORAN", f"HERO {pick(HERO_ORDER)}"])
         ch = state["chars"][seat]
         lines: list[str] = []
         pend = prompts.pending_choices(state, seat)
@@ -151,6 +157,38 @@ class DungeonquestEngine(Engine):
     def bot_orders(self, state: State, seat: str, pick: Pick) -> str:
         from .simulate import bot_orders
         return bot_orders(state, seat)
+
+
+def setup_events(state: State, *, chosen: bool, after_choice: bool = False) -> list[Event]:
+    """Report 0: the heroes to choose from, or (once chosen) each seat's hero, its tower
+    and, privately, its ring; then the map."""
+    seats = state["seats"]
+    towers = dict(zip(seats, START_TOWERS))
+    stats = ("strength", "agility", "armour", "luck", "life", "ability_text")
+    data: dict[str, Any] = {"turns": state["turns"], "towers": towers, "chosen": chosen,
+                            "after_choice": after_choice}
+    if chosen:
+        data["heroes"] = {}
+        for seat in seats:
+            ch = state["chars"][seat]
+            h = HEROES[ch["hero"]]
+            data["heroes"][seat] = {"name": ch["name"], "title": ch["title"],
+                                    "tower": towers[seat], **{k: h[k] for k in stats}}
+    else:
+        data["choices"] = {key: {"name": h["name"], "title": h["title"],
+                                 "ring": RINGS[h["ring"]]["name"], **{k: h[k] for k in stats}}
+                           for key, h in HEROES.items()}
+        data["default_order"] = heroes.rotation(state["first_hero"])
+    events = [Event("setup", data)]
+    if chosen:
+        for seat in seats:
+            ring = state["chars"][seat]["rings"][0]
+            events.append(Event("line", {"seat": seat, "phase": "setup",
+                                         "text": f"You carry the {RINGS[ring]['name']}: "
+                                                 f"{RINGS[ring]['text']}."}, (seat,)))
+    marks = {towers[s]: str(i + 1) for i, s in enumerate(seats)}
+    events.append(Event("map", {"rows": text_map(state["board"], marks), "chamber": []}))
+    return events
 
 
 ENGINE = DungeonquestEngine()

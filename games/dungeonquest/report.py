@@ -81,8 +81,8 @@ def _status(d: dict[str, Any]) -> list[str]:
 
 
 def _map(d: dict[str, Any], heroes: dict[str, str]) -> list[str]:
-    numbers = ", ".join(f"{i + 1} = {title} ({seat})" for i, (seat, title) in
-                        enumerate(heroes.items()))
+    numbers = ", ".join(f"{i + 1} = {title} ({seat})" if title != seat else f"{i + 1} = {seat}"
+                        for i, (seat, title) in enumerate(heroes.items()))
     lines = ["## Map", "", "```text", *d["rows"], "```", "", f"{numbers}.", "",
              f"Key: {LEGEND}."]
     if d["chamber"]:
@@ -107,17 +107,40 @@ def _result(d: dict[str, Any], heroes: dict[str, str]) -> list[str]:
 
 def _setup_report(setup: Event, events: list[Event]) -> str:
     d = setup.data
-    out = ["# Report 0: at the gates of Dragonfire Castle", "",
-           f"{len(d['heroes'])} hero{'es stand' if len(d['heroes']) != 1 else ' stands'} in the "
-           f"corner tower{'s' if len(d['heroes']) != 1 else ''}. The quest lasts {d['turns']} turns; after sunset no one gets out.", ""]
-    for seat, h in d["heroes"].items():
-        out.append(f"- **{h['name']} {h['title']}** ({seat}) in the tower at {h['tower']}: "
-                   f"Strength {h['strength']}, Agility {h['agility']}, Armour {h['armour']}, "
-                   f"Luck {h['luck']}, Life {h['life']}. {h['ability_text']}")
+    towers: dict[str, str] = d["towers"]
+    n = len(towers)
+    if not d["chosen"]:
+        out = ["# Report 0: at the gates of Dragonfire Castle", "",
+               f"{n} player{'s' if n != 1 else ''} stand{'' if n != 1 else 's'} before the "
+               f"castle. The quest lasts {d['turns']} turns; after sunset no one gets out. "
+               f"First each player chooses a hero (HERO <name>; more names are preferences, "
+               f"best first). Two players wanting one hero roll a d6 each; a player who "
+               f"chooses none plays the first hero nobody chose, in the order "
+               f"{', '.join(d['default_order'])}.", ""]
+        for key, h in d["choices"].items():
+            out.append(f"- **{h['name']} {h['title']}** (HERO {key.upper()}): Strength "
+                       f"{h['strength']}, Agility {h['agility']}, Armour {h['armour']}, Luck "
+                       f"{h['luck']}, Life {h['life']}, the {h['ring']}. {h['ability_text']}")
+        out += ["", "Towers: " + ", ".join(f"{s} {t}" for s, t in towers.items()) + "."]
+        names = {s: s for s in towers}
+    else:
+        first = "# Report 0: the heroes are chosen" if d.get("after_choice") else \
+            "# Report 0: at the gates of Dragonfire Castle"
+        out = [first, "",
+               f"{n} hero{'es stand' if n != 1 else ' stands'} in the corner "
+               f"tower{'s' if n != 1 else ''}. The quest lasts {d['turns']} turns; after "
+               f"sunset no one gets out.", ""]
+        for seat, h in d["heroes"].items():
+            out.append(f"- **{h['name']} {h['title']}** ({seat}) in the tower at {h['tower']}: "
+                       f"Strength {h['strength']}, Agility {h['agility']}, Armour "
+                       f"{h['armour']}, Luck {h['luck']}, Life {h['life']}. {h['ability_text']}")
+        names = {s: f"{h['name']} {h['title']}" for s, h in d["heroes"].items()}
+    choice = [e for e in events if e.kind == "line" and e.data.get("seat") is None]
+    if choice:
+        out += ["", *[f"- {e.data['text']}" for e in choice]]
     for e in events:
         if e.kind == "line" and e.data.get("seat"):
             out += ["", f"- ({e.data['seat']}) {e.data['text']}"]
         if e.kind == "map":
-            heroes = {s: f"{h['name']} {h['title']}" for s, h in d["heroes"].items()}
-            out += ["", *_map(e.data, heroes)]
+            out += ["", *_map(e.data, names)]
     return "\n".join(out).rstrip() + "\n"

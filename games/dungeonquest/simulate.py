@@ -35,6 +35,8 @@ def home_distance(state: State, seat: str) -> tuple[str, int]:
 
 def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 5) -> str:
     ch = state["chars"][seat]
+    if state.get("picking"):  # the hero this seat would get by default: no contest
+        return f"HERO {ch['hero'].upper()}"
     left = state["turns"] - state["turn"] + 1
     tower, dist = home_distance(state, seat)
     if ch["destination"] in TOWERS:

@@ -43,6 +43,7 @@ def new_state(seats: list[str], first_hero: str, rng: RngBase) -> State:
                     "discard": []} for name in DECK_NAMES}
     return {
         "turn": 1, "turns": TURNS, "seats": list(seats), "over": False,
+        "picking": False, "first_hero": first_hero,
         "chars": {seat: new_char(seat, hero, START_TOWERS[i])
                   for i, (seat, hero) in enumerate(zip(seats, heroes))},
         "board": initial_board(),
@@ -153,6 +154,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "dragon": {"counters_left": len(state["dragon"]["pool"]),
                    "drawn": sorted(state["dragon"]["drawn"])},
         "chamber": sorted(in_chamber(state)),
+        "picking": bool(state.get("picking")),
     }
     if seat == "*":
         out["private"] = {s: private_char(c) for s, c in state["chars"].items()}
@@ -188,6 +190,11 @@ def invariants(state: State) -> list[str]:
         for r in ch["rings"]:
             if r not in RINGS:
                 problems.append(f"{seat}: unknown ring {r}")
+    heroes = [c["hero"] for c in state["chars"].values()]
+    if len(set(heroes)) != len(heroes):
+        problems.append(f"two seats play the same hero: {sorted(heroes)}")
+    if state.get("picking") and state["turn"] != 1:
+        problems.append("heroes are still being chosen after turn 1 began")
     for name in content.DECKS:
         pile = state["decks"][name]
         if sorted(pile["draw"] + pile["discard"]) != content.deck_cards(name):

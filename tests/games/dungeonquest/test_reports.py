@@ -42,7 +42,8 @@ def scripted_two_turns():
 
 
 def bot_game_turn(secret: str, turn: int):
-    state, _ = ENGINE.setup(["P1"], {"first_hero": "adventurer"}, secret_rng(secret, None))
+    state, _ = ENGINE.setup(["P1"], {"first_hero": "adventurer", "hero_choice": "assigned"},
+                            secret_rng(secret, None))
     for n in range(1, turn + 1):
         orders = {s: ENGINE.parse_orders(state, s, bot_orders(state, s))
                   for s in ENGINE.decision(state).seats}
@@ -54,6 +55,18 @@ def test_setup_report():
     _, events = ENGINE.setup(["P1", "P2"], {}, secret_rng("golden", None))
     check_golden("report0_public.md", ENGINE.report(events, None))
     check_golden("report0_P1.md", ENGINE.report(events, "P1"))
+
+
+def test_report_of_the_heroes_chosen():
+    """Both want the ranger: a d6 each; P2 loses and falls back on the knight."""
+    from games.core.rng import ScriptedRng
+    state, _ = ENGINE.setup(["P1", "P2"], {}, secret_rng("golden", None))
+    orders = {"P1": ENGINE.parse_orders(state, "P1", "HERO RANGER"),
+              "P2": ENGINE.parse_orders(state, "P2", "Play El-Moran or Sir Rohan")}
+    _, events = ENGINE.resolve(state, orders, ScriptedRng([("hero/ranger/P1", 5),
+                                                            ("hero/ranger/P2", 2)]))
+    check_golden("report0_chosen_public.md", ENGINE.report(events, None))
+    check_golden("report0_chosen_P2.md", ENGINE.report(events, "P2"))
 
 
 @pytest.mark.parametrize("viewer", ["P1", "P2", None, "*"])
