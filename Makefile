@@ -22,6 +22,8 @@ demo: migrate
 	$(BIN)/python manage.py demo
 
 # The embedded default: SQLite in ./var, tasks in-process, sweep beside the web server.
+# A local development server: DEBUG on (and its development key) unless the env says else.
+run demo migrate: export DEBUG ?= 1
 run: demo
 	$(BIN)/python manage.py serve $(ADDR)
 

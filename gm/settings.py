@@ -7,9 +7,11 @@ CELERY_BROKER_URL, SECRET_KEY, ALLOWED_HOSTS, EMAIL_URL etc. (see deploy/README.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("GM_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -19,8 +21,22 @@ env = environ.Env()
 if (BASE_DIR / ".env").exists():
     env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-change-me-0123456789abcdef")
+# pytest (8.2+) sets PYTEST_VERSION for its run and every process it starts: tests may use
+# the development key below and keep plain-http cookies; nothing else changes for them.
+TESTING = "PYTEST_VERSION" in os.environ
+# Off unless asked for: a DEBUG page shows settings and local variables (hands, secrets)
+# to whoever triggers an error. `make run` turns it on explicitly for the embedded server.
+DEBUG = env.bool("DEBUG", default=False)
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me-0123456789abcdef"
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not (DEBUG or TESTING):
+        # The key signs sessions, unsubscribe links and e-mail confirmations: a public
+        # default would let anyone forge them.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set it to 50+ random characters (see deploy/env.example), "
+            "or set DEBUG=1 for a local development server.")
+    SECRET_KEY = DEV_SECRET_KEY
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
@@ -33,7 +49,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "gm.play",
@@ -42,10 +57,13 @@ INSTALLED_APPS = [
     "gm.mail",
     "gm.referee",
     "gm.accounts",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "gm.accounts.middleware.BadInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -53,6 +71,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into its 429 response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "gm.urls"
@@ -76,6 +96,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# django-axes first: it refuses a locked-out account or address before any password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -95,18 +120,67 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": env.str(
         "STATICFILES_STORAGE",
-        default="django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+        default="django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG or TESTING
         else "whitenoise.storage.CompressedManifestStaticFilesStorage")},
 }
 
+# --- Abuse limits -----------------------------------------------------------------------
+# Rate limits and API throttles count in this cache: with several web processes it must be
+# shared (e.g. CACHE_URL=redis://127.0.0.1:6379/1), else each process counts on its own.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://gm")}
+# How many proxies (nginx = 1) stand between clients and Django: the client address is
+# then the one that many entries from the right of X-Forwarded-For; 0 = REMOTE_ADDR.
+GM_PROXY_COUNT = env.int("GM_PROXY_COUNT", default=0)
+# Log-in throttling (django-axes, counted in the database): after this many failures an
+# account, and separately an address, is refused for the cool-off time, even with the
+# right password. Web log-in, the admin and POST /api/token/ all count.
+AXES_FAILURE_LIMIT = env.int("GM_LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = env.float("GM_LOGIN_COOLOFF_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "gm.accounts.clientip.client_ip"
+AXES_LOCKOUT_CALLABLE = "gm.accounts.views.locked_out"
+AXES_VERBOSE = False
+# Self-service sign-up: per address and window; e-mail confirmation links last this long.
+GM_SIGNUP_LIMIT = env.int("GM_SIGNUP_LIMIT", default=5)
+GM_SIGNUP_WINDOW = env.int("GM_SIGNUP_WINDOW", default=3600)
+GM_CONFIRM_DAYS = env.int("GM_CONFIRM_DAYS", default=3)
+# Games one user may create per day (web and API), and not-yet-started games held at once.
+GM_GAMES_PER_DAY = env.int("GM_GAMES_PER_DAY", default=10)
+GM_OPEN_GAMES_PER_USER = env.int("GM_OPEN_GAMES_PER_USER", default=10)
+# API tokens expire this many days after they are issued; a user holds at most this many.
+GM_API_TOKEN_DAYS = env.int("GM_API_TOKEN_DAYS", default=90)
+GM_API_TOKENS_PER_USER = env.int("GM_API_TOKENS_PER_USER", default=10)
+# One size limit for orders by web, API and mail (characters of order text).
+GM_ORDERS_MAX_CHARS = env.int("GM_ORDERS_MAX_CHARS", default=20000)
+# Nesting depth of a JSON request body (a deeper one is refused with 400).
+GM_JSON_MAX_DEPTH = env.int("GM_JSON_MAX_DEPTH", default=64)
+# Form posts: Django refuses bigger bodies with 400 (mail webhooks have their own limit).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1024 * 1024)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "gm.accounts.tokens.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {},
+    "DEFAULT_PARSER_CLASSES": [
+        "gm.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("GM_API_ANON_RATE", default="300/min"),
+        "user": env.str("GM_API_USER_RATE", default="1200/min"),
+        "token": env.str("GM_API_TOKEN_RATE", default="20/min"),
+    },
+    "NUM_PROXIES": GM_PROXY_COUNT or None,
+    "EXCEPTION_HANDLER": "gm.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tabletop GM API",
@@ -179,11 +253,38 @@ LOGGING = {
                 "mail.log": {"level": "WARNING"}},  # aiosmtpd's per-connection chatter
 }
 
+# --- Content-Security-Policy (django-csp 4) -------------------------------------------------
+# No inline <script> anywhere; the templates' few inline event handlers are allowed one by
+# one by hash (tests/gm/accounts/test_security_headers.py recomputes them from the
+# templates, so a changed handler fails a test rather than silently breaking a page).
+# Inline styles stay allowed: engines' SVG boards and the API docs use them.
+CSP_SCRIPT_HASHES = [
+    # templates/web/game.html: a quick-pick button appends its text to the order box
+    "'sha256-8u4k4uKYIE5cLyVXRo3XYUDGN2ULwq8YObYxvEL7xA4='",
+    # templates/referee/amend.html: choosing a turn reloads the form
+    "'sha256-8ABMSmb+0ri+aAEwkJvpBX10/xvfrVpU8zBkS41x8K0='",
+]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'unsafe-hashes'", *CSP_SCRIPT_HASHES],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
+    # Tests talk plain http to the test client and a live server; production never does.
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not TESTING)
+    SESSION_COOKIE_SECURE = not TESTING
+    CSRF_COOKIE_SECURE = not TESTING
+    # Two years, subdomains included (nginx in deploy/ sends the same header).
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=63072000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)

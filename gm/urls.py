@@ -8,6 +8,11 @@ urlpatterns = [
     path("api/", include("gm.api.urls")),
     path("api/", include("gm.referee.api_urls")),
     path("mail/", include("gm.mail.urls")),
+    path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
     path("", include("gm.web.urls")),
 ]
+
+# JSON for API clients, a short page for browsers; a database outage is a 503.
+handler400 = "gm.accounts.errorpages.bad_request"
+handler500 = "gm.accounts.errorpages.server_error"

@@ -35,6 +35,15 @@ def pytest_collection_modifyitems(config, items):
                 reason="needs Debian chromium + playwright: set GM_TEST_BROWSER=1 (.ci/run does)"))
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(request):
+    """API throttles and rate limits count in the cache: every test starts from zero."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.core.cache import cache
+
+        cache.clear()
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, *, email: str | None = None, password: str = "pw-for-tests-1"):

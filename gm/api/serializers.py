@@ -41,7 +41,8 @@ class TurnSerializer(serializers.Serializer):
 
 
 class OrdersSerializer(TurnSerializer):
-    text = serializers.CharField(allow_blank=True, max_length=20000, trim_whitespace=False)
+    # No max_length here: gm.play.limits gives every path (web, API, mail) one size limit.
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False)
 
 
 class PostSerializer(serializers.ModelSerializer):

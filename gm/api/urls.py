@@ -1,13 +1,14 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+
+from gm.accounts.views import obtain_token
 
 from . import views
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", obtain_token, name="api-token"),
     path("rulesets/", views.rulesets, name="api-rulesets"),
     path("games/", views.games, name="api-games"),
     path("games/<int:pk>/", views.game_detail, name="api-game"),

@@ -5,7 +5,12 @@ from __future__ import annotations
 from functools import wraps
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import permissions, serializers, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.request import Request
@@ -15,13 +20,16 @@ from games.core import registry
 from games.core.types import OrdersInvalid
 from gm.play import actions
 from gm.play.errors import ActionError
+from gm.play.limits import RateLimited
 from gm.play.models import Game, Submission
 
 from . import serializers as s
+from .parsers import check_value
 
 ANY = OpenApiResponse(description="JSON object")
 ERR = {400: s.DetailSerializer, 403: s.DetailSerializer, 404: s.DetailSerializer,
        409: s.DetailSerializer}
+STATUSES = [choice for choice, _label in Game.Status.choices]
 
 
 def action_errors(view):
@@ -32,7 +40,10 @@ def action_errors(view):
         try:
             return view(*args, **kwargs)
         except ActionError as exc:
-            return Response(exc.payload(), status=exc.status)
+            response = Response(exc.payload(), status=exc.status)
+            if isinstance(exc, RateLimited):
+                response["Retry-After"] = str(exc.retry_after)
+            return response
 
     return wrapper
 
@@ -52,7 +63,10 @@ def rulesets(request: Request) -> Response:
                      for e in registry.engines().values()])
 
 
-@extend_schema(methods=["GET"], responses={200: s.GameSummarySerializer(many=True)})
+@extend_schema(methods=["GET"], responses={200: s.GameSummarySerializer(many=True),
+                                           400: s.DetailSerializer},
+               parameters=[OpenApiParameter("status", str, enum=STATUSES, required=False,
+                                            description="only games with this status")])
 @extend_schema(methods=["POST"], request=s.GameCreateSerializer,
                responses={201: ANY, **ERR})
 @api_view(["GET", "POST"])
@@ -61,8 +75,13 @@ def games(request: Request) -> Response:
     """List games (newest first) or create one; the creator is its GM."""
     if request.method == "GET":
         qs = Game.objects.select_related("gm")
-        if request.query_params.get("status"):
-            qs = qs.filter(status=request.query_params["status"])
+        wanted = request.query_params.get("status")
+        if wanted:
+            if wanted not in STATUSES:
+                return Response({"detail": f"unknown status {wanted!r}; use one of: "
+                                           f"{', '.join(STATUSES)}"},
+                                status=status.HTTP_400_BAD_REQUEST)
+            qs = qs.filter(status=wanted)
         return Response(s.GameSummarySerializer(qs[:200], many=True).data)
     data = s.GameCreateSerializer(data=request.data)
     data.is_valid(raise_exception=True)
@@ -70,9 +89,10 @@ def games(request: Request) -> Response:
     return Response(actions.game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses={200: ANY, 404: s.DetailSerializer})
+@extend_schema(responses={200: ANY, 404: s.DetailSerializer, 503: s.DetailSerializer})
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
+@action_errors
 def game_detail(request: Request, pk: int) -> Response:
     """Status, current turn, deadline, who owes orders, and the reader's own view."""
     return Response(actions.game_summary(_game(pk), request.user))
@@ -83,7 +103,7 @@ def game_detail(request: Request, pk: int) -> Response:
 @permission_classes([permissions.IsAuthenticated])
 @action_errors
 def join(request: Request, pk: int) -> Response:
-    """Take the next free seat."""
+    """Take the next free seat (409 for the game's GM and co-GMs where cards are hidden)."""
     seat = actions.join_game(_game(pk), request.user)
     return Response({"name": seat.name, "player": seat.player_name(), "mode": seat.mode,
                      "reply_address": seat.reply_address}, status=status.HTTP_201_CREATED)
@@ -193,5 +213,9 @@ def thread(request: Request, pk: int) -> Response:
     if not isinstance(text, str):
         return Response({"detail": "send {\"markdown\": \"<message>\"}"},
                         status=status.HTTP_400_BAD_REQUEST)
+    try:
+        check_value(text, 1)
+    except ValueError as exc:
+        return Response({"detail": f"markdown: {exc}"}, status=status.HTTP_400_BAD_REQUEST)
     post = actions.post_message(game, request.user, text)
     return Response(s.PostSerializer(post).data, status=status.HTTP_201_CREATED)

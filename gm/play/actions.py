@@ -29,7 +29,7 @@ from games.core.engine import Engine
 from games.core.replay import FORMAT, run_setup, run_turn, secret_rng
 from games.core.types import Event, OptionError, Orders, OrdersInvalid
 
-from . import signals
+from . import limits, signals
 from .errors import (  # noqa: F401 (re-exported)
     ActionError,
     Conflict,
@@ -113,6 +113,7 @@ def create_game(user, *, ruleset: str, title: str, options: dict[str, Any] | Non
         raise ActionError("a turn must last at least one minute")
     if max_seats and not engine.min_seats <= max_seats <= engine.max_seats:
         raise ActionError(f"{engine.title} takes {engine.min_seats} to {engine.max_seats} players")
+    limits.check_game_quota(user)
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=ruleset, title=title.strip(), options=options, turn_hours=turn_hours,
@@ -132,6 +133,10 @@ def join_game(game: Game, user) -> Seat:
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.OPEN:
             raise Conflict("this game has already started")
+        if engine_for(game).hidden_information and game.is_gm(user):
+            # The GM's desk shows every hand and die: a GM in a seat would play with them.
+            raise Conflict("you are a GM of this game and see every hidden card and die, so "
+                           "you cannot take a seat in it")
         if game.seats.filter(user=user).exists():
             raise Conflict("you already have a seat in this game")
         taken = game.seats.count()
@@ -454,6 +459,7 @@ def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission
     The seat's previous accepted version stays in force when the new text has errors.
     `turn_number` names the turn the orders were written for (see `_open_turn_for`).
     """
+    limits.check_order_text(text)
     engine = engine_for(game)
     with transaction.atomic():
         turn = _open_turn_for(game, seat, for_update=True, turn_number=turn_number)
@@ -487,16 +493,29 @@ def new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt:
 
 def check_orders(game: Game, seat: Seat, text: str) -> Orders:
     """Parse without storing (for previews); raises OrdersInvalid."""
+    limits.check_order_text(text)
     engine = engine_for(game)
     return engine.parse_orders(engine.from_json(game.state), seat.name, text)
 
 
 # --- reading -----------------------------------------------------------------------------
 def viewer_for(game: Game, user) -> str | None:
-    if game.is_gm(user):
-        return GM_VIEWER
+    """Whose eyes `user` reads this game with: their seat first, the GM's only seatless.
+
+    A seat wins over GM powers (a site admin who plays, or a seat taken before the GM
+    rule), so no player page ever shows the omniscient view by accident; the GM's desk
+    reads the full state through its own permission check.
+    """
     seat = game.seat_of(user)
-    return seat.name if seat else None
+    if seat is not None:
+        return seat.name
+    return GM_VIEWER if game.is_gm(user) else None
+
+
+class StateUnreadable(ActionError):
+    """The stored state cannot be shown (a bug or a bad amendment): a clear 503, no 500."""
+
+    status = 503
 
 
 def view_for(game: Game, user) -> dict[str, Any] | None:
@@ -505,7 +524,13 @@ def view_for(game: Game, user) -> dict[str, Any] | None:
     if state is None:
         return None
     engine = engine_for(game)
-    return engine.view(engine.from_json(state), viewer)
+    try:
+        return engine.view(engine.from_json(state), viewer)
+    except Exception as exc:  # noqa: BLE001 - any engine failure on stored data
+        log.exception("game %s: the stored state cannot be viewed", game.pk)
+        raise StateUnreadable(
+            f"this game's stored state cannot be shown just now ({type(exc).__name__}); "
+            "its GM can amend the state or roll the game back") from exc
 
 
 def published_state(game: Game, viewer: str | None) -> Any:

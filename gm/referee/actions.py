@@ -270,6 +270,7 @@ def _amend_turn(game: Game, engine: Engine, turn: Turn, actor, reason: str,
                 changes: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Apply a patch to game.state and append it to `turn.amendments` (both saved)."""
     new_json, patch = patching.apply(game.state, changes)
+    patching.check_readable(engine, new_json, (game.setup_record or {}).get("seats", []))
     amendment = make_amendment(engine, actor, reason, game.state, new_json)
     decision = engine.decision(engine.from_json(amendment["state"]))
     if decision is None:

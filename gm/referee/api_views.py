@@ -14,11 +14,13 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.core.types import OrdersInvalid
+from games.core.verify import verify_record
+from gm.api.parsers import SafeJSONParser
 from gm.play import actions as play
 from gm.play.errors import ActionError
 from gm.play.models import Game, Submission
@@ -286,13 +288,12 @@ def log(request: Request, pk: int) -> Response:
     responses={200: ANY}, summary="Verify a game export (replays every turn)")
 @api_view(["POST"])
 @permission_classes([permissions.AllowAny])
-@parser_classes([MultiPartParser, FormParser, JSONParser])
+@parser_classes([MultiPartParser, FormParser, SafeJSONParser])
 def verify(request: Request) -> Response:
     upload = request.FILES.get("file")
     if upload is not None:
         verdict = reading.verify_upload(upload.read(reading.VERIFY_MAX_BYTES + 1))
     elif isinstance(request.data, dict) and request.data.get("format"):
-        from games.core.verify import verify_record
         verdict = verify_record(dict(request.data))
     else:
         return Response({"detail": 'send the export as a "file" upload or as the JSON body'},

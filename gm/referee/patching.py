@@ -142,3 +142,34 @@ def apply(state: Any, changes: list[dict[str, Any]]) -> tuple[Any, list[dict[str
     if not patch:
         raise PatchError("nothing changed: every value is the same as in the current state")
     return new, patch
+
+
+def check_readable(engine: Any, state_json: Any, seats: list[str]) -> None:
+    """Refuse (PatchError) a state that some page, API answer or turn would fail on.
+
+    The engine's invariants check the rules; this checks, for any engine and any field,
+    that everything the service builds from a stored state still works: the decision and
+    its prompts, the default orders of every owing seat, each seat's view, the public and
+    the GM's view, their board pictures, and that every view is plain JSON. So an accepted
+    amendment can never break the game page or the API for anyone.
+    """
+    import json
+
+    try:
+        state = engine.from_json(state_json)
+        if engine.invariants(state):
+            return  # make_amendment refuses it, naming the broken rules
+        decision = engine.decision(state)
+        if decision is not None:
+            json.dumps(decision.to_json())
+            for seat in decision.seats:
+                engine.default_orders(state, seat)
+        for viewer in (None, "*", *seats):
+            view = engine.view(state, viewer)
+            json.dumps(view, allow_nan=False)
+            engine.board(view)
+    except PatchError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever the engine raises, refuse the edit
+        raise PatchError(f"the amended state cannot be shown or played "
+                         f"({type(exc).__name__}: {exc}); nothing was changed") from None

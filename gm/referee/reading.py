@@ -7,12 +7,11 @@ private details for GMs only).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
 
-from games.core.verify import Verdict, verify_record
+from games.core.verify import Verdict, verify_bytes
 from gm.play import actions as play
 from gm.play.errors import ActionError
 from gm.play.models import Game, Turn
@@ -125,13 +124,7 @@ def verify_upload(data: bytes) -> Verdict:
     if len(data) > VERIFY_MAX_BYTES:
         return Verdict(False, 0, None, error=f"the file is larger than "
                                              f"{VERIFY_MAX_BYTES // (1024 * 1024)} MB")
-    try:
-        record = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return Verdict(False, 0, None, error=f"not a JSON file: {exc}")
-    if not isinstance(record, dict):
-        return Verdict(False, 0, None, error="not a game export (expected a JSON object)")
-    return verify_record(record)
+    return verify_bytes(data)  # any malformed input is a failed verdict, not an error
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:

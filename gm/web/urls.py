@@ -5,7 +5,6 @@ from . import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
-    path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("games/new/", views.new_game, name="new-game"),

@@ -15,11 +15,11 @@ import psycopg
 import pytest
 from django.db import connection
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.core import registry
 from games.core.verify import verify_record
+from gm.accounts import tokens
 from gm.play import actions, tasks
 from gm.play.errors import LateOrders
 from gm.play.models import Game, Submission, Turn, TurnRecord
@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def _api(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {tokens.issue(user)[1]}")
     return client
 
 

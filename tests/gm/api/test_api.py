@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from gm.accounts import tokens
 from gm.play.models import Game, Submission, TurnRecord
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +17,8 @@ def client_for():
         client = APIClient()
         if user is not None:
             if token:
-                key, _ = Token.objects.get_or_create(user=user)
-                client.credentials(HTTP_AUTHORIZATION=f"Token {key.key}")
+                _token, key = tokens.issue(user)
+                client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
             else:
                 client.force_login(user)
         return client

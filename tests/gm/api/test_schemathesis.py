@@ -6,7 +6,8 @@ import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
+
+from gm.accounts import tokens
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
@@ -27,7 +28,7 @@ def in_process_wsgi():
 @pytest.fixture
 def token(make_game, players, db, in_process_wsgi):
     make_game("tally", 2)  # something real behind /api/games/1/
-    return Token.objects.create(user=players[0]).key
+    return tokens.issue(players[0])[1]
 
 
 @pytest.mark.django_db

@@ -1,0 +1,162 @@
+"""Sign-up with e-mail confirmation, the account page (address, API tokens), the API's
+token endpoint, and the response for a throttled log-in."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import authenticate, login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+
+from . import confirmation, ratelimit, tokens
+from .clientip import client_ip
+from .forms import SignupForm, TokenForm
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        wait = ratelimit.hit("signup", client_ip(request), settings.GM_SIGNUP_LIMIT,
+                             settings.GM_SIGNUP_WINDOW)
+        if wait is not None:
+            form.add_error(None, "Too many new accounts from your address; try again in "
+                                 f"{_minutes(wait)}.")
+            response = render(request, "registration/signup.html", {"form": form},
+                              status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        with transaction.atomic():
+            user = form.save()
+            confirmation.mark_unconfirmed(user)
+        sent = confirmation.send_confirmation(user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}.")
+        if sent:
+            messages.info(request, f"We sent a confirmation link to {user.email}. Until you "
+                                   "open it, no game mail goes there and orders mailed from "
+                                   "it are not read.")
+        else:
+            messages.error(request, "We could not send the confirmation mail just now; ask "
+                                    "for it again below.")
+        return redirect("account")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user = confirmation.confirm(token)
+    except confirmation.ConfirmationError as exc:
+        return render(request, "accounts/confirm_failed.html", {"error": str(exc)},
+                      status=400)
+    messages.success(request, f"Thank you: {user.email} is confirmed.")
+    return redirect("account" if request.user.is_authenticated else "login")
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/account.html", {
+        "confirmed": confirmation.email_confirmed(request.user),
+        "tokens": tokens.live_tokens(request.user), "form": TokenForm(),
+        "token_days": settings.GM_API_TOKEN_DAYS, "now": timezone.now()})
+
+
+@login_required
+@require_POST
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    if confirmation.email_confirmed(request.user):
+        messages.info(request, "Your address is already confirmed.")
+        return redirect("account")
+    wait = ratelimit.hit("confirm-mail", str(request.user.pk), 3, 3600)
+    if wait is not None:
+        messages.error(request, f"A link was sent a moment ago; try again in {_minutes(wait)}.")
+    elif confirmation.send_confirmation(request.user):
+        messages.success(request, f"A new confirmation link is on its way to "
+                                  f"{request.user.email}.")
+    else:
+        messages.error(request, "The mail could not be sent; try again later.")
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def new_token(request: HttpRequest) -> HttpResponse:
+    form = TokenForm(request.POST)
+    label = form.cleaned_data["label"] if form.is_valid() else ""
+    token, key = tokens.issue(request.user, label)
+    return render(request, "accounts/account.html", {
+        "confirmed": confirmation.email_confirmed(request.user),
+        "tokens": tokens.live_tokens(request.user), "form": TokenForm(),
+        "token_days": settings.GM_API_TOKEN_DAYS, "new_key": key, "new_token": token,
+        "now": timezone.now()})
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    if tokens.revoke(request.user, token_id):
+        messages.success(request, "The token is revoked: it no longer works.")
+    else:
+        messages.error(request, "You have no such token (it may have expired already).")
+    return redirect("account")
+
+
+class TokenRateThrottle(AnonRateThrottle):
+    """POST /api/token/ per address, on top of django-axes' failure counting."""
+
+    scope = "token"
+
+
+@extend_schema(
+    request=inline_serializer("TokenRequest", {"username": serializers.CharField(),
+                                               "password": serializers.CharField()}),
+    responses={200: inline_serializer("TokenIssued", {
+        "token": serializers.CharField(), "expires": serializers.DateTimeField()})},
+    summary="Issue an API token (expires; list and revoke yours on /account/)")
+@api_view(["POST"])
+@permission_classes([permissions.AllowAny])
+@throttle_classes([TokenRateThrottle])
+def obtain_token(request: Request) -> Response:
+    data = request.data if hasattr(request.data, "get") else {}
+    username, password = data.get("username"), data.get("password")
+    if not isinstance(username, str) or not isinstance(password, str) or not username:
+        return Response({"detail": 'send {"username": …, "password": …}'},
+                        status=status.HTTP_400_BAD_REQUEST)
+    # The Django request, so django-axes can mark it and its middleware answer 429.
+    user = authenticate(request._request, username=username, password=password)
+    if getattr(request._request, "axes_locked_out", False):
+        return locked_out(request._request)
+    if user is None:
+        return Response({"detail": "wrong username or password"},
+                        status=status.HTTP_400_BAD_REQUEST)
+    token, key = tokens.issue(user, label="POST /api/token/")
+    return Response({"token": key, "expires": token.expires})
+
+
+def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' lockout response: 429 with Retry-After, JSON for the API."""
+    wait = int(settings.AXES_COOLOFF_TIME * 3600)
+    message = ("Too many failed log-ins for this account or from your address: log-in is "
+               f"refused for {_minutes(wait)}, even with the right password.")
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"detail": message}, status=429)
+    else:
+        response = render(request, "accounts/locked_out.html", {"message": message},
+                          status=429)
+    response["Retry-After"] = str(wait)
+    return response
