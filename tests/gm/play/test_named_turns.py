@@ -11,11 +11,11 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.core.engine import Option
 from games.core.types import Decision
+from gm.accounts import tokens
 from gm.play import actions
 from gm.play.errors import Conflict, TurnClosed
 from gm.play.models import Submission, Turn
@@ -82,7 +82,7 @@ def test_a_turn_not_yet_open_is_refused(make_game, players):
 def test_api_turn_field_gives_409_with_the_receipt(make_game, players, on_commit):
     game = make_game("tally", 1, options={"target": 100})
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=players[0])}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {tokens.issue(players[0])[1]}")
     url = f"/api/games/{game.pk}/orders/"
     with on_commit():
         resp = client.post(url, {"text": "ADD 2", "turn": 1}, format="json")
