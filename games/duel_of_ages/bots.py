@@ -83,6 +83,10 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
             kinds = {catalog.card(e["card"])["kind"] for e in cards}
             if "medical" in kinds and pick([0, 1]):
                 lines.append(f"HEAL {key}")
+            if "gadget" in kinds and pick([0, 1]):
+                lines.append(f"USE {key}")
+            if len(cards) >= 3 and pick([0, 1]):
+                lines.append(f"DISCARD {key} {pick(cards)['card']}")
             if "mount" in kinds and pick([0, 1, 2]):
                 lines.append(pick([f"RIDE {key}", f"DISMOUNT {key}"]))
         for key in mine:
@@ -94,7 +98,10 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                      and position(state, b) == position(state, a)]
             cards = state["chars"][a]["cards"]
             if mates and cards and pick([0, 1]):
-                lines.append(f"TRADE {a} WITH {pick(mates)} GIVE {pick(cards)['card']}")
+                line = f"TRADE {a} WITH {pick(mates)} GIVE {pick(cards)['card']}"
+                if len(cards) > 1 and pick(range(4)) == 0:
+                    line += f" DESTROY {pick(cards)['card']}"
+                lines.append(line)
         reserve = chars(state, seat, "reserve")
         if reserve and pick([0, 1]):
             lines.append(f"REINFORCE {pick(reserve)}")

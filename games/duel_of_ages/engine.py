@@ -33,7 +33,7 @@ class DuelOfAgesEngine(Engine):
     hidden_information: ClassVar[bool] = True
     conformance_examples: ClassVar[int] = 200
     options: ClassVar[dict[str, Option]] = {
-        "team_size": Option(4, min=3, max=5, help="characters per team"),
+        "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),
         "rounds": Option(10, min=6, max=20, help="rounds before the points are counted"),
         "starting_card": Option(True, choices=(True, False),
                                 help="skirmish start: each character begins with one "

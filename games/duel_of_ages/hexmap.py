@@ -164,12 +164,13 @@ def sees(a: str, b: str) -> bool:
     return not any(terrain()[s] in BLOCKS_PAST for s in seen if s not in (a, b))
 
 
-def hindrance(a: str, b: str, grenade: bool = False) -> int:
+def hindrance(a: str, b: str, grenade: bool = False, marksman: bool = False) -> int:
     """Hit penalty from terrain between firer at a and target at b (a not counted).
 
-    A grenade treats buildings and domes as woods."""
+    A grenade treats buildings and domes as woods; a marksman is not hindered by the
+    woods, swamp and fire on the line (the target's building or rough still count)."""
     t = terrain()
-    hinders = HINDERS | ({"building", "dome"} if grenade else set())
+    hinders = set() if marksman else HINDERS | ({"building", "dome"} if grenade else set())
     penalty = sum(1 for s in touched(a, b) if s != a and t[s] in hinders
                   and not (s == b and t[s] == "building"))
     if t[b] == "building":
@@ -179,9 +180,11 @@ def hindrance(a: str, b: str, grenade: bool = False) -> int:
     return penalty
 
 
-def cheapest_path(start: str, goal: str, swamp: int = 3) -> list[str] | None:
+def cheapest_path(start: str, goal: str, costs: dict[str, int] | None = None
+                  ) -> list[str] | None:
     """The cheapest path by move cost (spaces after start), ties broken by space order.
-    `swamp` is what a swamp costs the mover (1 for a swamp strider)."""
+    `costs` overrides what some terrain costs this mover (special movement)."""
+    costs = costs or {}
     if start == goal:
         return []
     best = {start: 0}
@@ -197,7 +200,7 @@ def cheapest_path(start: str, goal: str, swamp: int = 3) -> list[str] | None:
             # a tower ends movement, so it can only be the goal of a route
             if not enterable(n) or (terrain()[n] == "tower" and n != goal):
                 continue
-            total = spent + (swamp if terrain()[n] == "swamp" else cost(n))
+            total = spent + costs.get(terrain()[n], cost(n))
             if total < best.get(n, 1 << 30):
                 best[n] = total
                 heapq.heappush(queue, (total, col_row(n), n, (*path, n)))

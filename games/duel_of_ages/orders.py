@@ -1,4 +1,4 @@
-"""The order language: MOVE, FIRE/OPFIRE, MELEE, HOLD, REINFORCE, SURRENDER, plus the
+"""The order language (MOVE, FIRE/OPFIRE, MELEE, HOLD, TRADE, DISCARD, USE, ...), plus the
 shared IF/THEN/ELSE and STANDING forms. See README.md for examples."""
 
 from __future__ import annotations
@@ -143,18 +143,27 @@ def _adventure(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return {"char": key}
 
 
+def _card_name(token: str, what: str = "card") -> str:
+    return expect_word(token, list(catalog.equipment()), what)
+
+
 def _destroy(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    """DESTROY <char> <card>: in the Free Action phase if he carries it, else at the
+    moment he receives it this turn (trade, pickup, draw)."""
     key = _own(tokens, ctx)
     if len(tokens) != 2:
-        raise OrderSyntax("DESTROY names a character and one of his cards",
+        raise OrderSyntax("DESTROY names a character and one card",
                           f"e.g. DESTROY {key} LONGBOW")
-    state = ctx[0]
-    carried = [e["card"] for e in state["chars"][key]["cards"]]
-    card = tokens[1].upper()
-    if card not in carried:
-        raise OrderSyntax(f"{key} does not carry {tokens[1]!r}",
-                          "he carries: " + (", ".join(carried) or "nothing"))
-    return {"char": key, "card": card}
+    return {"char": key, "card": _card_name(tokens[1])}
+
+
+def _discard(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    """DISCARD <char> <card> ...: what goes first if he must discard over his limit."""
+    key = _own(tokens, ctx)
+    if len(tokens) < 2:
+        raise OrderSyntax("DISCARD names a character and the cards to let go first",
+                          f"e.g. DISCARD {key} SLING TONIC")
+    return {"char": key, "cards": [_card_name(t) for t in tokens[1:]]}
 
 
 def _carried(tokens: list[str], ctx: Ctx, kind: str) -> dict[str, Any]:
@@ -182,22 +191,28 @@ def _trade(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     if a == b:
         raise OrderSyntax("a character cannot trade with himself", hint)
     state = ctx[0]
-    order: dict[str, Any] = {"char": a, "with": b, "give": [], "take": []}
+    order: dict[str, Any] = {"char": a, "with": b, "give": [], "take": [], "destroy": []}
     mode = None
     for token in tokens[3:]:
         word = token.upper()
-        if word in ("GIVE", "TAKE"):
+        if word in ("GIVE", "TAKE", "DESTROY"):
             mode = word.lower()
             continue
         if mode is None:
             raise OrderSyntax(f"unexpected {token!r}", "write GIVE or TAKE before the cards")
+        if mode == "destroy":
+            carried = [e["card"] for k in (a, b) for e in state["chars"][k]["cards"]]
+            if word not in carried:
+                raise OrderSyntax(f"neither {a} nor {b} carries {token!r}")
+            order[mode].append(word)
+            continue
         owner = a if mode == "give" else b
         carried = [e["card"] for e in state["chars"][owner]["cards"]]
         if word not in carried:
             raise OrderSyntax(f"{owner} does not carry {token!r}",
                               "he carries: " + (", ".join(carried) or "nothing"))
         order[mode].append(word)
-    if not order["give"] and not order["take"]:
+    if not order["give"] and not order["take"] and not order["destroy"]:
         raise OrderSyntax("the trade moves no card", hint)
     return order
 
@@ -258,10 +273,12 @@ def render(order: dict[str, Any]) -> str:
         return "SURRENDER"
     if op == "destroy":
         return f"DESTROY {order['char']} {order['card']}"
+    if op == "discard":
+        return f"DISCARD {order['char']} " + " ".join(order["cards"])
     if op == "trade":
         text = f"TRADE {order['char']} WITH {order['with']}"
-        for word in ("give", "take"):
-            if order[word]:
+        for word in ("give", "take", "destroy"):
+            if order.get(word):
                 text += f" {word.upper()} " + " ".join(order[word])
         return text
     text = f"{op.upper()} {order['char']}"
@@ -276,12 +293,13 @@ GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _mele
                    "CHALLENGE": _adventure, "MERCY": _adventure, "DESTROY": _destroy,
                    "HEAL": lambda t, c: _carried(t, c, "medical"),
                    "RIDE": lambda t, c: _carried(t, c, "mount"),
+                   "USE": lambda t, c: _carried(t, c, "gadget"), "DISCARD": _discard,
                    "DISMOUNT": _dismount, "TRADE": _trade, "HAVOC": _havoc,
                    "MANEUVER": _maneuver},
                   condition=_condition, render=render)
 
 ACTIVE_ONLY = {"move", "reinforce", "challenge", "mercy", "destroy", "heal", "ride",
-               "dismount", "trade", "havoc", "maneuver"}
+               "dismount", "trade", "havoc", "maneuver", "use"}
 
 
 def _weapon_not_carried(state: State, item: dict[str, Any]) -> tuple[str, str] | None:

@@ -64,9 +64,6 @@ def line(event: Event) -> str | None:
         shown = ", ".join(_card(c) for c in d["shown"])
         text = f"- {d['char']} picks up {d['count']} card(s) in {d['space']}"
         text += f" (face up: {shown})" if shown else ""
-        if d["discarded"]:
-            text += "; over the limit of four, discards " + ", ".join(
-                _card(c) for c in d["discarded"])
         return text + "."
     if kind == "pickup_cards":
         return f"- (secret) {d['char']} picked up: " + ", ".join(_card(c) for c in d["cards"]) + "."
@@ -96,9 +93,6 @@ def line(event: Event) -> str | None:
         return f"- {d['char']} begs for mercy in the {d['age']} labyrinth."
     if kind == "draw":
         text = f"- {d['char']} draws {d['count']} card(s)"
-        if d["discarded"]:
-            text += "; over the limit of four, discards " + ", ".join(
-                _card(c) for c in d["discarded"])
         return text + "."
     if kind == "draw_cards":
         return f"- (secret) {d['char']} drew: " + (", ".join(_card(c) for c in d["cards"])
@@ -108,9 +102,6 @@ def line(event: Event) -> str | None:
         text = (f"- {d['char']} and {d['with']} trade: {d['gave']} card(s) one way, "
                 f"{d['took']} the other")
         text += f" (face up: {shown})" if shown else ""
-        if d["discarded"]:
-            text += "; over the limit of four, discarded " + ", ".join(
-                _card(c) for c in d["discarded"])
         return text + "."
     if kind == "trade_cards":
         gave = ", ".join(_card(c) for c in d["gave"]) or "nothing"
@@ -119,12 +110,11 @@ def line(event: Event) -> str | None:
     if kind == "no_trade":
         return f"- {d['char']} and {d['with']} cannot trade: {d['why']}."
     if kind == "havoc":
-        text = f"- Havoc: {d['giver']} hands {d['count']} card(s) to {d['receiver']}"
-        if d["discarded"]:
-            text += ", who discards " + ", ".join(_card(c) for c in d["discarded"])
-        return text + "."
+        return f"- Havoc: {d['giver']} hands {d['count']} card(s) to {d['receiver']}."
     if kind == "healed":
         source = "the guardian's bonus" if d["card"] is None else f"the {_card(d['card'])}"
+        if d.get("source") == "ability":
+            source = "a healing ability"
         return f"- {d['char']} gains {d['health']} health from {source}."
     if kind == "mount":
         if d["card"] is None:

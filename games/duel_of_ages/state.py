@@ -98,8 +98,10 @@ def invariants(state: State) -> list[str]:
             problems.append(f"{key} is dead with health left")
         if c.get("mount") and c["mount"] not in [e["card"] for e in c["cards"]]:
             problems.append(f"{key} rides a mount he does not carry")
-        if len(c["cards"]) > 4:
-            problems.append(f"{key} carries more than 4 cards")
+        from .rules.equipment import capacity  # the rules build on this module
+
+        if len(c["cards"]) > capacity(state, key):
+            problems.append(f"{key} carries more cards than he may")
         seen_cards += [e["card"] for e in c["cards"]]
     if sorted(seen_cards) != sorted(catalog.equipment()):
         problems.append("equipment cards are missing or doubled")

@@ -17,7 +17,10 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     chars = {}
     for key, c in state["chars"].items():
         own = seat == "*" or seat == c["team"]
-        entry: dict[str, Any] = {"team": c["team"], "title": catalog.character(key)["title"],
+        data = catalog.character(key)
+        entry: dict[str, Any] = {"team": c["team"], "title": data["title"],
+                                 "age": data["age"], "honor": data["honor"],
+                                 "respect": data["respect"],
                                  "status": c["status"], "space": c["space"],
                                  "down": c.get("down", False),
                                  "mount": c.get("mount"),

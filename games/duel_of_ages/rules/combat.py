@@ -9,6 +9,7 @@ from games.core.types import Event
 
 from .. import catalog, challenge, hexmap
 from ..state import State, position, ranged_card, with_me
+from . import abilities
 
 Events = list[Event]
 
@@ -25,16 +26,60 @@ def weapon_stats(char: str, weapon: str | None) -> dict[str, Any]:
 def protection(state: State, char: str, rating: str, known_only: bool = False
                ) -> tuple[str, str | None]:
     """The character's Armor or Stealth colour with his best usable card of that kind
-    ("armor" or "stealth" cards; one in use at a time), and that card if it helps.
+    (body armour or a stealth card; one in use at a time), and that card if it helps.
     `known_only` counts only shown cards: what an attacker may base a choice on."""
     colour, best = catalog.character(char)[rating], None
-    for entry in state["chars"][char]["cards"]:
+    for entry in _cards(state, char, rating, known_only):
         card = catalog.card(entry["card"])
-        if card["kind"] == rating and catalog.can_use(char, entry["card"]) \
-                and (entry["revealed"] or not known_only) \
+        if card.get("slot", "body") == "body" \
                 and catalog.colour_value(card[rating]) > catalog.colour_value(colour):
             colour, best = card[rating], entry["card"]
     return colour, best
+
+
+def _cards(state: State, char: str, kind: str, known_only: bool) -> list[dict[str, Any]]:
+    return [e for e in state["chars"][char]["cards"]
+            if catalog.card(e["card"])["kind"] == kind and catalog.can_use(char, e["card"])
+            and (e["revealed"] or not known_only)]
+
+
+def best_in_slot(state: State, char: str, slot: str, field: str, known_only: bool = False
+                 ) -> tuple[int, str | None]:
+    """Head armour (field armor_bonus) or a shield (parry): the best usable one of the
+    slot, as (steps, card)."""
+    best: tuple[int, str | None] = (0, None)
+    for entry in _cards(state, char, "armor", known_only):
+        card = catalog.card(entry["card"])
+        if card.get("slot") == slot and card.get(field, 0) > best[0]:
+            best = (card[field], entry["card"])
+    return best
+
+
+def armor_steps(state: State, char: str, ranged: bool, known_only: bool = False
+                ) -> tuple[int, list[str]]:
+    """Armor steps on top of the colour: head armour always, a ridden mount's bonus
+    against ranged attacks (the Sumerian Chariot); with the cards that give them."""
+    steps, cards = 0, []
+    head, helm = best_in_slot(state, char, "head", "armor_bonus", known_only)
+    if helm:
+        steps, cards = steps + head, cards + [helm]
+    mount = state["chars"][char].get("mount")
+    if ranged and mount and catalog.card(mount).get("ranged_armor"):
+        steps += catalog.card(mount)["ranged_armor"]
+    return steps, cards
+
+
+def melee_modifier(state: State, attacker: str, target: str, weapon: str | None,
+                   known_only: bool = False) -> int:
+    """Melee Hit modifiers: the attacker's weapon bonus; the dread of an enemy sharing
+    his space (the Tyrant's -2 in the rulebook's melee example: the worst one counts);
+    the target's dodge and shield."""
+    team = state["chars"][attacker]["team"]
+    dread = max((abilities.value(state, k, "dread") for k in with_me(state, attacker)
+                 if state["chars"][k]["team"] != team), default=0)
+    parry = best_in_slot(state, target, "shield", "parry", known_only)[0]
+    return (abilities.hit_bonus(state, attacker, weapon) - dread
+            - abilities.value(state, target, "dodge") - parry)
 
 
 def hit_number(state: State, firer: str, target: str, weapon: str | None,
@@ -46,14 +91,17 @@ def hit_number(state: State, firer: str, target: str, weapon: str | None,
     stats = weapon_stats(firer, weapon)
     me, them = catalog.character(firer), catalog.character(target)
     if stats["kind"] == "melee":
-        return challenge.challenge_number(me["melee"], them["react"])
+        return challenge.challenge_number(
+            me["melee"], them["react"], melee_modifier(state, firer, target, weapon, known_only))
     a = from_space or state["chars"][firer]["space"]
     b = to_space or state["chars"][target]["space"]
     down = state["chars"][target].get("down", False) if to_down is None else to_down
     # the terrain of a tunnel is always clear
-    penalty = 0 if down else hexmap.hindrance(a, b, grenade=stats.get("grenade", False))
+    penalty = 0 if down else hexmap.hindrance(a, b, grenade=stats.get("grenade", False),
+                                              marksman=abilities.has(state, firer, "marksman"))
     stealth = protection(state, target, "stealth", known_only)[0]
-    return challenge.challenge_number(me[stats["skill"]], stealth, -penalty)
+    return challenge.challenge_number(me[stats["skill"]], stealth,
+                                      abilities.hit_bonus(state, firer, weapon) - penalty)
 
 
 def ranged_block(state: State, firer: str, space: str, down: bool = False,
@@ -94,6 +142,8 @@ def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str
     stats = weapon_stats(attacker, weapon)
     if stats["kind"] == "ranged":
         reveal(state, events, target, protection(state, target, "stealth")[1])
+    else:
+        reveal(state, events, target, best_in_slot(state, target, "shield", "parry")[1])
     number = hit_number(state, attacker, target, weapon, from_space, to_space, to_down,
                         known_only=False)
     hit = challenge.roll(rng, f"{phase}/hit/{attacker}", number)
@@ -104,8 +154,10 @@ def strike(state: State, rng: RngBase, events: Events, phase: str, attacker: str
                               if to_down is None else to_down}
     if challenge.succeeded(hit["level"]):
         armor, worn = protection(state, target, "armor")
-        reveal(state, events, target, worn)
-        pen = challenge.challenge_number(stats["penetration"], armor)
+        steps, extra = armor_steps(state, target, stats["kind"] == "ranged")
+        for card in [worn, *extra]:
+            reveal(state, events, target, card)
+        pen = challenge.challenge_number(stats["penetration"], armor, -steps)
         wound = challenge.roll(rng, f"{phase}/damage/{attacker}", pen)
         record["wound"] = wound
         record["damage"] = challenge.damage_for(wound["level"], stats["damage"])

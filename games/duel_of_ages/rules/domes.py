@@ -9,7 +9,9 @@ from games.core.types import Event
 
 from .. import catalog, challenge, hexmap
 from ..state import State, alive, at, chars, on_map, other
+from . import abilities
 from .combat import Events, eliminate
+from .equipment import receive
 from .victory import check_sudden_death
 
 
@@ -112,10 +114,9 @@ def havoc(state: State, events: Events, key: str, level: str, wish: dict[str, An
     g, r = state["chars"][giver], state["chars"][receiver]
     moved, g["cards"], g["mount"] = g["cards"], [], None
     r["cards"] += moved
-    extra, r["cards"] = r["cards"][4:], r["cards"][:4]
-    state["discard"] += [e["card"] for e in extra]
-    events.append(Event("havoc", {"giver": giver, "receiver": receiver, "count": len(moved),
-                                  "discarded": [e["card"] for e in extra]}))
+    data: dict[str, Any] = {"giver": giver, "receiver": receiver, "count": len(moved)}
+    events.append(Event("havoc", data))
+    data["discarded"] = receive(state, events, receiver)
 
 
 def maneuver(state: State, rng: RngBase, events: Events, key: str, level: str,
@@ -146,9 +147,10 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
     for space, kind in sorted(hexmap.towers().items()):
         for key in at(state, space, team):
             me = catalog.character(key)
+            bonus = abilities.value(state, key, "tower_bonus")  # never the age bonus
             if kind in ("havoc", "maneuver"):
                 against = "green" if kind == "havoc" else "blue"
-                number = challenge.challenge_number(me["strength"], against)
+                number = challenge.challenge_number(me["strength"], against, bonus)
                 result = challenge.roll(rng, f"tower/{key}", number)
                 level = result["level"]
                 then = (HAVOC_THEN if kind == "havoc" else MANEUVER_THEN)[level]
@@ -179,7 +181,7 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
                     place_in_dome(state, rng, events, key, then)
                 continue
             if kind == "knowledge":
-                number = challenge.challenge_number(me["wits"], "blue")
+                number = challenge.challenge_number(me["wits"], "blue", bonus)
                 result = challenge.roll(rng, f"tower/{key}", number)
                 shown, then = KNOWLEDGE[result["level"]]
                 events.append(Event("tower", {"char": key, "tower": kind, "rating": "wits",
@@ -196,12 +198,12 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
                 place_in_dome(state, rng, events, key, then)
                 continue
             if kind == "desperation":
-                number = challenge.challenge_number(me["wits"], "green")
+                number = challenge.challenge_number(me["wits"], "green", bonus)
                 rating = "wits"
             else:
                 rating = max(("strength", "wits"),
                              key=lambda r: catalog.colour_value(me[r]))
-                number = challenge.challenge_number(me[rating], "yellow")
+                number = challenge.challenge_number(me[rating], "yellow", bonus)
             result = challenge.roll(rng, f"tower/{key}", number)
             damage, heal, lose, then = TOWERS[kind][result["level"]]
             c = state["chars"][key]

@@ -19,6 +19,7 @@ from ..state import (
     ranged_card,
     with_me,
 )
+from . import abilities
 from .combat import (
     Events,
     apply,
@@ -174,7 +175,8 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
         shot_targets: set[str] = set()
         shot_spaces: set[tuple[str, bool]] = set()
         shots = 0
-        while shots < catalog.card(weapon)["opfire"] and \
+        allowed = catalog.card(weapon)["opfire"] + abilities.value(state, key, "opfire_bonus")
+        while shots < allowed and \
                 ranged_card(state, key, weapon) == weapon:
             best = None
             for mover, record in moved.items():

@@ -10,8 +10,10 @@ from games.core.types import Event
 
 from .. import catalog, challenge, hexmap
 from ..state import SEATS, State
+from . import abilities
 from .combat import Events
 from .domes import place_in_dome
+from .equipment import receive
 from .victory import check_sudden_death
 
 
@@ -30,20 +32,18 @@ def guardian_space(state: State, age: str, team: str) -> str:
 
 
 def draw(state: State, events: Events, char: str, count: int) -> None:
-    """Cards come face down from the deck (none when it is empty); above four, the newest
-    are discarded."""
+    """Cards come face down from the deck (none when it is empty), then the carrying
+    limit (see receive)."""
     c = state["chars"][char]
     got = []
     for _ in range(count):
         if state["deck"]:
             got.append(state["deck"].pop(0))
     c["cards"] += [{"card": k, "revealed": False} for k in got]
-    extra = c["cards"][4:]
-    c["cards"] = c["cards"][:4]
-    state["discard"] += [e["card"] for e in extra]
-    events.append(Event("draw", {"char": char, "count": len(got),
-                                 "discarded": [e["card"] for e in extra]}))
+    data: dict[str, Any] = {"char": char, "count": len(got)}
+    events.append(Event("draw", data))
     events.append(Event("draw_cards", {"char": char, "cards": got}, (c["team"],)))
+    data["discarded"] = receive(state, events, char)
 
 
 def challenge_guardian(state: State, rng: RngBase, events: Events, char: str, age: str
@@ -54,7 +54,7 @@ def challenge_guardian(state: State, rng: RngBase, events: Events, char: str, ag
     lab["face_up"] = True
     guardian = catalog.guardians()[key]
     me = catalog.character(char)
-    bonus = 1 if me["age"] == age else 0
+    bonus = (1 if me["age"] == age else 0) + abilities.value(state, char, "guardian_bonus")
     number = challenge.challenge_number(me[guardian["rating"]], guardian["against"], bonus)
     result = challenge.roll(rng, f"guardian/{char}", number)
     events.append(Event("guardian", {"char": char, "age": age, "guardian": key,

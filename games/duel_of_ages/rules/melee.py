@@ -8,8 +8,8 @@ from typing import Any
 from games.core.rng import RngBase
 from games.core.types import Event
 
-from .. import catalog
 from ..state import State, melee_card, on_map, other, with_me
+from . import abilities
 from .combat import Events, apply, strike
 from .victory import check_sudden_death
 
@@ -21,7 +21,7 @@ def melee_phase(state: State, rng: RngBase, events: Events, first: str,
     together, dead or not, with the survivors of that first wave."""
     fighters = [k for k in on_map(state)
                 if with_me(state, k, other(state["chars"][k]["team"]))]
-    early = [k for k in fighters if "first_strike" in catalog.character(k).get("abilities", [])]
+    early = [k for k in fighters if abilities.has(state, k, "first_strike")]
     if early:
         _wave(state, rng, events, first, orders, early)
     rest = [k for k in fighters if k not in early and state["chars"][k]["status"] == "map"

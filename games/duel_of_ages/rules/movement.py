@@ -8,7 +8,9 @@ from games.core.types import Event
 
 from .. import catalog, hexmap
 from ..state import State, at, on_map
+from . import abilities
 from .combat import Events, pile_key
+from .equipment import receive
 from .trade import trade_phase
 
 
@@ -23,16 +25,16 @@ def _can_step(state: State, space: str) -> bool:
     return not (hexmap.terrain()[space] == "tower" and at(state, space))
 
 
-def swamp_cost(state: State, char: str) -> int:
-    """A swamp strider pays 1 for swamp, but not while riding a mount."""
-    strider = "swamp_stride" in catalog.character(char).get("abilities", [])
-    return 1 if strider and not state["chars"][char].get("mount") else 3
+def step_cost(state: State, char: str, space: str) -> int:
+    """What entering a surface space costs him: its terrain, or his special movement."""
+    terrain = hexmap.terrain()[space]
+    return abilities.move_costs(state, char).get(terrain, hexmap.cost(space))
 
 
 def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, str]]:
     """The planned route as (kind, space) steps: surface, tunnel, down or up."""
     space, down = state["chars"][char]["space"], state["chars"][char].get("down", False)
-    swamp = swamp_cost(state, char)
+    costs = abilities.move_costs(state, char)
     plan: list[tuple[str, str]] = []
     for goal in waypoints:
         if goal == "PICKUP":
@@ -49,7 +51,7 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
             down = False
         else:
             route = hexmap.tunnel_path(space, goal) if down else \
-                hexmap.cheapest_path(space, goal, swamp)
+                hexmap.cheapest_path(space, goal, costs)
             if route is None:
                 break
             plan += [("tunnel" if down else "surface", s) for s in route]
@@ -58,14 +60,14 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
 
 
 def pick_up(state: State, events: Events, char: str, pile: str) -> dict[str, Any]:
-    """All the cards on the ground at once; above four, the newest are discarded.
+    """All the cards on the ground at once, then the carrying limit (see receive).
     Returns what changed hands, so opportunity fire can undo it (see rewind)."""
     c = state["chars"][char]
     cards = state["ground"].pop(pile)
+    before = list(c["cards"])
     c["cards"] += cards
-    extra = c["cards"][4:]
-    c["cards"] = c["cards"][:4]
-    state["discard"] += [e["card"] for e in extra]
+    lost = receive(state, events, char)
+    extra = [e for e in before + cards if e["card"] in lost]
     shown = [e["card"] for e in cards if e["revealed"]]
     events.append(Event("pickup", {"char": char, "space": pile, "count": len(cards),
                                    "shown": shown,
@@ -123,9 +125,9 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
                 and hexmap.terrain()[space] == "building":
             stop = "the mount cannot enter a building"
             break
-        price = hexmap.cost(space) if kind == "surface" else 1
-        if kind == "surface" and hexmap.terrain()[space] == "swamp":
-            price = swamp_cost(state, char)
+        price = step_cost(state, char, space) if kind == "surface" else 1
+        if kind in ("down", "up") and abilities.has(state, char, "tunnel_rat"):
+            price = 0
         if price > points and not (points == speed and not spent):
             stop = "out of move points"
             break
@@ -134,7 +136,8 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
         c["down"] = kind in ("down", "tunnel")
         if kind != "down":
             steps.append([space, c["down"]])
-        if _enemy_in(state, space, team, c["down"]):
+        if _enemy_in(state, space, team, c["down"]) \
+                and not abilities.has(state, char, "slippery"):
             stop = "an enemy is there"
             break
         if kind == "surface" and hexmap.terrain()[space] == "tower":

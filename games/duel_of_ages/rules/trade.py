@@ -8,7 +8,8 @@ from typing import Any
 from games.core.types import Event
 
 from ..state import State, other, position, with_me
-from .combat import Events
+from .combat import Events, lose_card
+from .equipment import receive
 
 
 def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
@@ -51,15 +52,17 @@ def trade_phase(state: State, events: Events, orders: list[dict[str, Any]],
             record.setdefault("trades", []).append(record_trade)
         ca["cards"] = [e for e in ca["cards"] if e not in give] + take
         cb["cards"] = [e for e in cb["cards"] if e not in take] + give
-        extra = {k: c["cards"][4:] for k, c in ((a, ca), (b, cb))}
+        gone = len(state["discard"])
         for key, c in ((a, ca), (b, cb)):
-            c["cards"] = c["cards"][:4]
-            state["discard"] += [e["card"] for e in extra[key]]
-        record_trade["discarded"] = [e["card"] for x in extra.values() for e in x]
+            for card in order.get("destroy", []):  # destroying cards while trading
+                if any(e["card"] == card for e in c["cards"]):
+                    lose_card(state, events, key, card, "destroyed")
+        extra = {a: receive(state, events, a), b: receive(state, events, b)}
+        record_trade["discarded"] = state["discard"][gone:]
         events.append(Event("trade", {
             "char": a, "with": b, "gave": len(give), "took": len(take),
             "shown": [e["card"] for e in give + take if e["revealed"]],
-            "discarded": [e["card"] for x in extra.values() for e in x]}))
+            "discarded": [k for x in extra.values() for k in x]}))
         events.append(Event("trade_cards", {"char": a, "with": b,
                                             "gave": [e["card"] for e in give],
                                             "took": [e["card"] for e in take]},

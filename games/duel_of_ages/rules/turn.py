@@ -9,10 +9,11 @@ from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
 from .. import catalog
-from ..state import SEATS, State, alive, other
-from . import labyrinth, victory
+from ..state import SEATS, State, alive, on_map, other, with_me
+from . import abilities, labyrinth, victory
 from .combat import Events, lose_card, reveal
 from .domes import adventure, reinforce
+from .equipment import set_turn_orders
 from .fire import condition_holds, fire_phase, opfire_phase
 from .melee import melee_phase
 from .movement import move_phase
@@ -93,7 +94,10 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
             finish(state, events, other(seat), f"{seat} surrendered")
             return events
     try:
-        free_actions(state, events, _plain(items[team], {"destroy", "heal", "ride", "dismount"}))
+        set_turn_orders(state, _plain(items[team], {"discard", "destroy"})
+                        + _plain(items[waiting], {"discard"}))
+        free_actions(state, events, team,
+                     _plain(items[team], {"destroy", "heal", "ride", "dismount", "use"}))
         fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))
         moved = move_phase(state, events, team, _plain(items[team], {"move"}), fired,
                            _plain(items[team], {"trade"}))
@@ -112,6 +116,8 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
         reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])
     except victory.GameOver:
         return events
+    finally:
+        state.pop("turn_orders", None)
     check_end(state, events)
     if not state["over"]:
         if team == SEATS[1]:
@@ -120,9 +126,13 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
     return events
 
 
-def free_actions(state: State, events: Events, orders: list[dict[str, Any]]) -> None:
-    """The Free Action phase: destroying a carried card, one medical card per character,
-    choosing or leaving a mount."""
+def free_actions(state: State, events: Events, team: str, orders: list[dict[str, Any]]
+                 ) -> None:
+    """The Free Action phase: the medic and regenerate abilities, then the orders:
+    destroying a carried card (a DESTROY for a card not carried waits for the moment he
+    receives it), one medical card per character, showing a gadget (USE), choosing or
+    leaving a mount."""
+    healing_abilities(state, events, team)
     healed: set[str] = set()
     for order in orders:
         key = order["char"]
@@ -131,9 +141,12 @@ def free_actions(state: State, events: Events, orders: list[dict[str, Any]]) -> 
             continue
         if order["op"] == "destroy":
             if any(e["card"] == order["card"] for e in c["cards"]):
+                state["turn_orders"]["destroy"][key].remove(order["card"])
                 lose_card(state, events, key, order["card"], "destroyed")
-                if c.get("mount") == order["card"]:
-                    c["mount"] = None
+        elif order["op"] == "use":
+            card = _usable(state, key, "gadget", order.get("with"))
+            if card:
+                reveal(state, events, key, card)
         elif order["op"] == "heal" and key not in healed:
             card = _usable(state, key, "medical", order.get("with"))
             wound = catalog.character(key)["health"] - c["health"]
@@ -153,6 +166,21 @@ def free_actions(state: State, events: Events, orders: list[dict[str, Any]]) -> 
         elif order["op"] == "dismount" and c.get("mount"):
             events.append(Event("mount", {"char": key, "card": None}))
             c["mount"] = None
+
+
+def healing_abilities(state: State, events: Events, team: str) -> None:
+    """Free healing at the start of the team's turn: regenerate heals the character
+    himself, medic heals each wounded team-mate sharing his space (not himself)."""
+    for key in on_map(state, team):
+        c = state["chars"][key]
+        gains = abilities.value(state, key, "regenerate")
+        gains += sum(abilities.value(state, k, "medic") for k in with_me(state, key, team)
+                     if k != key)
+        gain = min(gains, catalog.character(key)["health"] - c["health"])
+        if gain > 0:
+            c["health"] += gain
+            events.append(Event("healed", {"char": key, "card": None, "health": gain,
+                                           "source": "ability"}))
 
 
 def _usable(state: State, key: str, kind: str, wanted: str | None) -> str | None:

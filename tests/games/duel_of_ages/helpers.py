@@ -9,6 +9,12 @@ from games.duel_of_ages import catalog, hexmap
 from games.duel_of_ages.engine import ENGINE
 from games.duel_of_ages.state import SEATS
 
+FIRST_GUARDIANS = {"RIDDLING_LION", "BRONZE_WARDEN", "LABYRINTH_SERPENT", "POWDER_MAGAZINE",
+                   "DUELLING_MASTER", "STORM_AT_SEA", "MINEFIELD", "CODE_BREAKER",
+                   "SNIPER_NEST", "ROGUE_ANDROID", "GRAVITY_WELL", "HIVE_MIND"}
+"""The tests' guardian decks: these twelve first (sorted), then the rest (sorted), so
+scenarios written against a known top guardian stay readable."""
+
 
 def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
          rounds: int = 10, standing: dict[str, list] | None = None,
@@ -44,7 +50,8 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
     if standing:
         state["standing"].update(standing)
     state["labyrinths"] = {
-        age: {"deck": sorted(k for k, g in catalog.guardians().items() if g["age"] == age),
+        age: {"deck": sorted((k for k, g in catalog.guardians().items() if g["age"] == age),
+                             key=lambda k: (k not in FIRST_GUARDIANS, k)),
               "face_up": False, "positions": {s: len(spaces) - 1 for s in SEATS}}
         for age, spaces in hexmap.labyrinths().items()}
     for age, where in (labyrinths or {}).items():

@@ -82,7 +82,7 @@ def test_the_face_up_guardian_is_public_and_the_rest_hidden():
     state = make({"KORVATH": ("White", "D9", [])},
                  labyrinths={"colonial": {"face_up": True}})
     view = ENGINE.view(state, "Black")["labyrinths"]["colonial"]
-    assert view == {"positions": {"White": 2, "Black": 2}, "cards": 3,
+    assert view == {"positions": {"White": 2, "Black": 2}, "cards": 10,
                     "guardian": "DUELLING_MASTER"}
     assert "deck" in ENGINE.view(state, "*")["labyrinths"]["colonial"]
 
@@ -105,11 +105,11 @@ def test_points_at_the_end(white_pos, black_pos, white, black, winner):
 
 def test_an_amaze_bonus_heals():
     # The Powder Magazine (Wits vs blue) heals 2 on an AMAZE, after the card draws.
-    state = make({"SEVEN": ("White", "D9", [], 4)},
-                 labyrinths={"colonial": {"deck": ["POWDER_MAGAZINE", "DUELLING_MASTER",
-                                                   "STORM_AT_SEA"]}})
-    after, events = play(state, {"White": "CHALLENGE SEVEN"},
-                         g(1, 1) + [("dismissed/SEVEN", 1)])
+    state = make({"OBED": ("White", "D9", [], 3)})
+    deck = state["labyrinths"]["colonial"]["deck"]
+    deck.insert(0, deck.pop(deck.index("POWDER_MAGAZINE")))
+    after, events = play(state, {"White": "CHALLENGE OBED"},
+                         g(1, 1) + [("dismissed/OBED", 1)])
     assert kinds(events, "guardian")[0]["results"][-1] == "heal 2"
-    assert after["chars"]["SEVEN"]["health"] == 6
+    assert after["chars"]["OBED"]["health"] == 5
     assert "gains 2 health from the guardian's bonus" in ENGINE.report(events, None)

@@ -11,7 +11,7 @@ from games.duel_of_ages.engine import ENGINE
 
 from .helpers import kinds, make, play
 
-MISS = [("fire/hit", 6), ("fire/hit", 5)]
+MISS = [("fire/hit", 6), ("fire/hit", 6)]  # 12: a miss (and a broken weapon)
 
 
 @pytest.mark.parametrize("white, space, weapon", [
