@@ -31,6 +31,12 @@ EVENTS = {"MONSTER": "monster", "AMBUSH": "monster", "SPIDER": "spider", "CRYPT"
           "PORTCULLIS": "portcullis", "POTION": "potion", "FAIL": "fail", "TILE": "tile"}
 COMPARE_NAMES = ["LIFE", "TREASURE", "TURN", "ARROWS"]
 RING_WORDS = {k.upper(): k for k in RINGS}
+# The die rolls the Ring of Luck may replace (USE RING OF LUCK ON <roll>); plain USE RING
+# OF LUCK replaces the first bad roll of any of them. See README "The Ring of Luck".
+LUCK_ROLLS = {"CHECK": "check", "FAIL": "check", "REACTION": "reaction", "COMBAT": "combat",
+              "FIGHT": "combat", "DAMAGE": "damage", "HARM": "damage", "POTION": "potion",
+              "DARKNESS": "darkness", "SPIDER": "spider"}
+LUCK_KINDS = sorted(set(LUCK_ROLLS.values()))
 
 Order = dict[str, Any]
 Item = dict[str, Any]
@@ -206,6 +212,18 @@ def _ring(tokens: list[str], ctx: Any) -> Order:
 
 def _use(tokens: list[str], ctx: Any) -> Order:
     words = [t.upper() for t in tokens if t.upper() not in ("RING", "OF", "THE")]
+    on = None
+    if "ON" in words:  # USE RING OF LUCK ON <roll>: which die roll the ring replaces
+        at = words.index("ON")
+        words, rest = words[:at], words[at + 1:]
+        if words != ["LUCK"]:
+            raise OrderSyntax("only the Ring of Luck is used ON a roll",
+                              "e.g. USE RING OF LUCK ON COMBAT")
+        on = LUCK_ROLLS.get(" ".join(rest))
+        if on is None:
+            from games.core.orders import suggest
+            raise OrderSyntax(f"the Ring of Luck cannot replace {' '.join(rest).lower()!r}",
+                              suggest(" ".join(rest), LUCK_ROLLS))
     if len(words) != 1:
         raise OrderSyntax("write USE RING OF <name>",
                           "rings: " + ", ".join(sorted(RING_WORDS)))
@@ -219,6 +237,8 @@ def _use(tokens: list[str], ctx: Any) -> Order:
             mine = ", ".join(RINGS[r]["name"] for r in state["chars"][seat]["rings"]) or "none"
             raise OrderSyntax(f"you do not carry the {RINGS[ring]['name']}",
                               f"your unused rings: {mine}")
+    if on is not None:
+        return {"op": "use", "ring": ring, "on": on}
     return {"op": "use", "ring": ring}
 
 
@@ -314,7 +334,8 @@ def render(order: Order) -> str:
     if op == "discard":
         return "DISCARD POTION"
     if op == "use":
-        return f"USE RING OF {order['ring'].upper()}"
+        on = f" ON {order['on'].upper()}" if order.get("on") else ""
+        return f"USE RING OF {order['ring'].upper()}{on}"
     return op.upper()
 
 
@@ -344,7 +365,7 @@ ANSWERS: dict[str, set[str]] = {
     "trap": {"use:warning"},
     "door": {"use:opening"},
     "portcullis": {"use:opening"},
-    "fail": {"use:luck"},
+    "luck": {"use:luck:any", *(f"use:luck:{k}" for k in LUCK_KINDS)},
     "tile": {"use:transformation"},
     "search": {"use:vision"},
     "start": {"drink", "use:healing"},
@@ -354,6 +375,8 @@ ANSWERS: dict[str, set[str]] = {
 
 
 def key_of(order: Order) -> str:
+    if order["op"] == "use" and order["ring"] == "luck":
+        return f"use:luck:{order.get('on') or 'any'}"
     if order["op"] == "use":
         return f"use:{order['ring']}"
     if order["op"] == "search" and order.get("target"):
@@ -373,6 +396,8 @@ def event_of(cond: dict[str, Any]) -> dict[str, Any] | None:
 def facts_match(cond: dict[str, Any], facts: dict[str, Any]) -> bool:
     if cond.get("on") == "card":
         return bool(facts.get("card") == cond["what"])
+    if cond.get("on") == "fail":  # IF FAIL: a failed Strength, Agility or torch check
+        return bool(facts.get("fail"))
     if cond.get("ambush") and not facts.get("ambush"):
         return False
     return "what" not in cond or cond["what"] == facts.get("what")
@@ -422,7 +447,8 @@ def answer(items: list[Item], situation: str, facts: dict[str, Any], ch: dict[st
                 # a card answers what it brings, never the turn's move or its start
                 if situation in ("action", "start"):
                     continue
-            elif event is not None and event["on"] != situation:
+            elif event is not None and event["on"] != situation and \
+                    not (event["on"] == "fail" and situation == "luck"):
                 continue
         order = choose(item, test)
         if order is not None and key_of(order) in valid:

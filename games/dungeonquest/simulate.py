@@ -21,7 +21,7 @@ from .state import State, treasure_total
 RING_ORDERS = {"healing": "IF LIFE < 7 THEN USE RING OF HEALING",
                "warning": "IF TRAP THEN USE RING OF WARNING",
                "opening": "IF PORTCULLIS THEN USE RING OF OPENING",
-               "luck": "IF FAIL THEN USE RING OF LUCK",
+               "luck": "IF LIFE < 8 THEN USE RING OF LUCK",
                "blinding": "IF MONSTER CHAMPION THEN USE RING OF BLINDING",
                "vision": "USE RING OF VISION",
                "transformation": "IF TILE PIT THEN USE RING OF TRANSFORMATION"}

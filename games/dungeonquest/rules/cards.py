@@ -70,7 +70,7 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
     elif what == "monster":
         meet_monster(ctx, seat, detail, no_escape=no_escape)
     elif what == "sneak":
-        amount, shown = ctx.roll_spec(seat, "d12-luck", "sneak")
+        amount, shown = ctx.roll_spec(seat, "d12-luck", "sneak", luck="damage")
         if ctx.hurt(seat, amount, f"the ambush (d12-Luck: {shown})"):
             meet_monster(ctx, seat, detail, ambush=True, no_escape=no_escape)
     elif what in ("crypt", "corpse"):
@@ -87,6 +87,7 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
         ctx.say(seat, "In the dark: relight the torch (3 in 6 each turn) before moving on.")
     elif what == "cave-in":
         roll = ctx.die(seat, "cave-in", 6)
+        roll = ctx.lucky(seat, "damage", "cave-in", 6, roll, lambda r: r == 1, "cave-in")
         if roll == 1:
             ctx.say(seat, f"The roof comes down (d6 rolls {roll}).", roll=roll)
             ctx.kill(seat, "buried by a cave-in")

@@ -93,8 +93,14 @@ def react(ctx: Ctx, seat: str, monster: dict[str, Any], choice: str) -> None:
     name = m["name"]
     roll = ctx.die(seat, "reaction", 6)
     mod = (1 if ctx.ability(seat) == "wits" else 0) - m["menace"]
+
+    def reaction_of(r: int) -> str:
+        return REACTIONS[choice][min(6, max(1, r + mod)) - 1]
+
+    roll = ctx.lucky(seat, "reaction", "reaction", 6, roll,
+                     lambda r: reaction_of(r) not in ("flee", "escape"), "reaction")
     total = min(6, max(1, roll + mod))
-    reaction = REACTIONS[choice][total - 1]
+    reaction = reaction_of(roll)
     shown = f"{roll}{mod:+d} = {total}" if mod else str(roll)
     ctx.say(seat, f"{choice.capitalize()} against the {name} ({monster['life']} Life "
                   f"Points): reaction d6 {shown}, {REACTION_TEXT[reaction]}.", roll=roll,
@@ -129,6 +135,8 @@ def fight(ctx: Ctx, seat: str, monster: dict[str, Any]) -> None:
 
     while True:
         roll = ctx.die(seat, "combat", 10)
+        roll = ctx.lucky(seat, "combat", "combat", 10, roll, lambda r: COMBAT[r - 1][0] > 0,
+                         "combat")
         rolls.append(roll)
         hero_loss, monster_loss = COMBAT[roll - 1]
         if roll == 9 and ctx.ability(seat) == "berserk":
@@ -183,6 +191,8 @@ def spider_choice(ctx: Ctx, seat: str, order: dict[str, Any]) -> None:
     op = {"attack": "fight", "escape": "flee"}.get(order["op"], order["op"])
     if op == "flee":
         roll = ctx.die(seat, "spider/flee", 6)
+        roll = ctx.lucky(seat, "spider", "spider/flee", 6, roll, lambda r: r < 3,
+                         "flight from the spider")
         if roll >= 3:
             from .movement import flee_back
             ctx.say(seat, f"Tries to flee the spider: d6 rolls {roll}, free of the webs.",
@@ -207,11 +217,15 @@ def spider_round(ctx: Ctx, seat: str, shoot: bool | None = None) -> None:
     if shoot and ch["arrows"] > 0:
         ch["arrows"] -= 1
         roll = ctx.die(seat, "spider/arrow", 12)
+        roll = ctx.lucky(seat, "spider", "spider/arrow", 12, roll, lambda r: r > 6,
+                         "arrow at the spider")
         won = roll <= 6
         ctx.say(seat, f"Shoots at the giant spider: d12 rolls {roll} (kills on 1-6), "
                       f"{ch['arrows']} arrows left.", roll=roll)
     else:
         roll = ctx.die(seat, "spider/fight", 6)
+        roll = ctx.lucky(seat, "spider", "spider/fight", 6, roll, lambda r: r < 4,
+                         "fight with the spider")
         won = roll >= 4
         ctx.say(seat, f"Fights the giant spider: d6 rolls {roll} (wins on 4-6).", roll=roll)
     if won:

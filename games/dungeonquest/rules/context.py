@@ -8,6 +8,7 @@ situation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.core.rng import RngBase
@@ -72,26 +73,45 @@ class Ctx:
         self.say(seat, f"Uses the {RINGS[ring]['name']} {why}.")
 
     # -- tests and harm ----------------------------------------------------------
-    def check(self, seat: str, label: str, sides: int, target: int, what: str) -> bool:
-        """Roll `sides` needing `target` or less; a failure may be rolled again with the
-        Ring of Luck if an order says so."""
-        roll = self.die(seat, label, sides)
-        ok = roll <= target
-        self.say(seat, f"{what}: d{sides} rolls {roll} against {target} - "
-                       f"{'success' if ok else 'failure'}.", roll=roll)
-        if not ok and "luck" in self.ch(seat)["rings"] and \
-                self.answer(seat, "fail", {}) is not None:
-            self.use_ring(seat, "luck", "to roll again")
-            roll = self.die(seat, label + "/luck", sides)
-            ok = roll <= target
-            self.say(seat, f"{what} again: d{sides} rolls {roll} - "
-                           f"{'success' if ok else 'failure'}.", roll=roll)
-        return ok
+    def lucky(self, seat: str, kind: str, label: str, sides: int, roll: int,
+              bad: Callable[[int], bool], what: str) -> int:
+        """The Ring of Luck replaces one die roll: if `roll` is bad for the hero and an
+        order names this kind of roll (or any roll), the ring is spent and the die is
+        rolled again; the new result stands."""
+        ch = self.ch(seat)
+        if "luck" not in ch["rings"] or not bad(roll):
+            return roll
+        order = self.answer(seat, "luck", {"fail": kind == "check", "what": kind},
+                            allowed={"use:luck:any", f"use:luck:{kind}"})
+        if order is None:
+            return roll
+        self.use_ring(seat, "luck", f"to replace the {what} roll of {roll}")
+        new = self.die(seat, label + "/luck", sides)
+        self.say(seat, f"{what[0].upper()}{what[1:]} again: d{sides} rolls {new}.", roll=new)
+        return new
 
-    def roll_spec(self, seat: str, spec: str, label: str) -> tuple[int, str]:
+    def check(self, seat: str, label: str, sides: int, target: int, what: str) -> bool:
+        """Roll `sides` needing `target` or less (the Ring of Luck may replace a failure)."""
+        roll = self.die(seat, label, sides)
+        self.say(seat, f"{what}: d{sides} rolls {roll} against {target} - "
+                       f"{'success' if roll <= target else 'failure'}.", roll=roll)
+        rings = len(self.ch(seat)["rings"])
+        roll = self.lucky(seat, "check", label, sides, roll, lambda r: r > target,
+                          what.split(" (")[0].lower())
+        if len(self.ch(seat)["rings"]) < rings:  # the Ring of Luck replaced the roll
+            self.say(seat, f"{what}: {'success' if roll <= target else 'failure'}.")
+        return roll <= target
+
+    def roll_spec(self, seat: str, spec: str, label: str, *, luck: str | None = None
+                  ) -> tuple[int, str]:
+        """Roll a dice spec. `luck="damage"`: a single die rolled high (Life Points lost)
+        may be replaced with the Ring of Luck."""
         count, sides, mod = parse_spec(spec)
         rolls = [self.die(seat, f"{label}#{i + 1}" if count > 1 else label, sides)
                  for i in range(count)]
+        if luck and count == 1:
+            rolls = [self.lucky(seat, luck, label, sides, rolls[0],
+                                lambda r: r > sides // 2, "damage")]
         if isinstance(mod, str):
             sign = -1 if mod[0] == "-" else 1
             mod_value = sign * self.stat(seat, mod[1:])
@@ -108,7 +128,8 @@ class Ctx:
     def harm(self, seat: str, source: str, label: str | None = None) -> bool:
         """Damage from a named source in the harm table; True if the hero still lives."""
         entry = HARM[source]
-        amount, shown = self.roll_spec(seat, entry["damage"], label or f"harm/{source}")
+        amount, shown = self.roll_spec(seat, entry["damage"], label or f"harm/{source}",
+                                       luck="damage")
         return self.hurt(seat, amount, f"{entry['name']} ({entry['damage']}: {shown})")
 
     def hurt(self, seat: str, amount: int, cause: str) -> bool:

@@ -11,6 +11,8 @@ def drink(ctx: Ctx, seat: str) -> None:
     ch = ctx.ch(seat)
     ch["potion"] = False
     roll = ctx.die(seat, "potion", 12)
+    roll = ctx.lucky(seat, "potion", "potion", 12, roll,
+                     lambda r: not ({"heal", "full"} & set(potion_row(r))), "potion")
     row = potion_row(roll)
     ctx.say(seat, f"Drinks the potion (d12 rolls {roll}): {row['name']}.", roll=roll)
     if row.get("full"):

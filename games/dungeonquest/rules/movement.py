@@ -350,14 +350,23 @@ def darkness_exit(ctx: Ctx, seat: str) -> str | None:
     cell = ctx.state["board"][ch["pos"]]
     entry = ch["entry"] or SIDES[0]
     others = [s for s in open_sides(cell) if s != entry]
-    roll = ctx.die(seat, "darkness", 6)
-    if len(others) <= 1:
-        side = entry if roll <= 3 or not others else others[0]
-    else:
+
+    def side_of(roll: int) -> str:
+        if len(others) <= 1:
+            return entry if roll <= 3 or not others else others[0]
         clockwise = next(turn_side(entry, k) for k in (1, 2, 3) if turn_side(entry, k) in others)
         anti = next(turn_side(entry, k) for k in (3, 2, 1) if turn_side(entry, k) in others)
-        side = entry if roll <= 2 else clockwise if roll <= 4 else anti
-    ok = passage(ctx.state["board"], ch["pos"], side)[0] is not None
+        return entry if roll <= 2 else clockwise if roll <= 4 else anti
+
+    def leads(side: str) -> bool:
+        return passage(ctx.state["board"], ch["pos"], side)[0] is not None
+
+    roll = ctx.die(seat, "darkness", 6)
+    # a bad roll for the Ring of Luck: back the way in, or an exit that leads nowhere
+    roll = ctx.lucky(seat, "darkness", "darkness", 6, roll,
+                     lambda r: side_of(r) == entry or not leads(side_of(r)), "darkness")
+    side = side_of(roll)
+    ok = leads(side)
     ctx.say(seat, f"Gropes through the darkness (d6 rolls {roll}): the {SIDE_WORDS[side]} "
                   f"exit{'' if ok else ', but it leads nowhere; the turn is lost'}.", roll=roll)
     return side if ok else None
