@@ -4,7 +4,7 @@
 
 Every ordered pair of different champions is played equally often (the die decides who
 starts, as in a real game); both seats use `bots.bot_lines`. Prints each champion's
-win rate, each matchup and the starting player's edge. All randomness, bots included,
+win rate in a matchup table (row against column) and the starting player's share. All randomness, bots included,
 comes from the project's labelled RNG, so a run is reproducible from its seed.
 """
 
@@ -49,13 +49,16 @@ def play(seed: str, first: str, second: str) -> dict[str, Any]:
     winner = state["winner"]
     return {"winner": player(state, winner)["champion"],
             "loser": player(state, [s for s in state["seats"] if s != winner][0])["champion"],
-            "starter_won": winner == state["starter"], "turns": state["number"]}
+            "starter_won": winner == state["starter"], "turns": state["number"],
+            "starter": player(state, state["starter"])["champion"]}
 
 
 def run(games: int, seed: int = 1) -> dict[str, Any]:
     wins: Counter[str] = Counter()
     played: Counter[str] = Counter()
     pair_wins: Counter[tuple[str, str]] = Counter()
+    starter_by: Counter[str] = Counter()
+    started: Counter[str] = Counter()
     starter = 0
     turns = 0
     for i in range(games):
@@ -66,10 +69,54 @@ def run(games: int, seed: int = 1) -> dict[str, Any]:
         wins[result["winner"]] += 1
         pair_wins[(result["winner"], result["loser"])] += 1
         starter += result["starter_won"]
+        started[result["starter"]] += 1
+        starter_by[result["starter"]] += result["starter_won"]
         turns += result["turns"]
     return {"games": games, "wins": dict(wins), "played": dict(played),
             "pairs": {f"{a} beats {b}": n for (a, b), n in sorted(pair_wins.items())},
-            "starter_wins": starter, "mean_turns": turns // max(1, games)}
+            "starter_wins": starter, "mean_turns": turns // max(1, games),
+            "started": dict(started), "starter_wins_by": dict(starter_by)}
+
+
+def matchups(out: dict[str, Any]) -> dict[tuple[str, str], tuple[int, int]]:
+    """(row, column) -> (row's wins against column, duels between them)."""
+    table: dict[tuple[str, str], tuple[int, int]] = {}
+    for a, b in PAIRS:
+        won = out["pairs"].get(f"{a} beats {b}", 0)
+        lost = out["pairs"].get(f"{b} beats {a}", 0)
+        table[(a, b)] = (won, won + lost)
+    return table
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{100 * n / max(1, d):.1f}%"
+
+
+def table_lines(out: dict[str, Any]) -> list[str]:
+    """The matchup table (row's share of wins against each column, then overall), and
+    the starting player's share, overall and by the starter's champion."""
+    names = {k: cards.champions()[k].name for k in cards.CHAMPION_ORDER}
+    grid = matchups(out)
+    head = "| row beats column | " + " | ".join(names.values()) + " | overall | as starter |"
+    lines = [head, "|---" * (len(names) + 3) + "|"]
+    for a in cards.CHAMPION_ORDER:
+        cells = []
+        for b in cards.CHAMPION_ORDER:
+            if a == b:
+                cells.append("-")
+            else:
+                won, n = grid[(a, b)]
+                cells.append(f"{_pct(won, n)} ({won}/{n})")
+        w, n = out["wins"].get(a, 0), out["played"].get(a, 0)
+        sw, sn = out["starter_wins_by"].get(a, 0), out["started"].get(a, 0)
+        lines.append(f"| {names[a]} | " + " | ".join(cells)
+                     + f" | {_pct(w, n)} | {_pct(sw, sn)} |")
+    worst = max(grid.values(), key=lambda wn: wn[0] / max(1, wn[1]))
+    lines += ["",
+              f"starting player wins {out['starter_wins']} of {out['games']} "
+              f"({_pct(out['starter_wins'], out['games'])}); most lopsided matchup "
+              f"{_pct(*worst)}; mean length {out['mean_turns']} game turns"]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,16 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     out = run(args.games, args.seed)
-    print(f"{out['games']} bot duels, mean length {out['mean_turns']} game turns")
-    for key in cards.CHAMPION_ORDER:
-        n = out["played"].get(key, 0)
-        w = out["wins"].get(key, 0)
-        print(f"  {cards.champions()[key].name:8} wins {w:5} of {n:5}  "
-              f"({100 * w // max(1, n)}%)")
-    for pair, n in out["pairs"].items():
-        print(f"  {pair}: {n}")
-    print(f"  starting player wins {out['starter_wins']} of {out['games']} "
-          f"({100 * out['starter_wins'] // max(1, out['games'])}%)")
+    print(f"{out['games']} bot duels (seed {args.seed})")
+    print()
+    for line in table_lines(out):
+        print(line)
     return 0
 
 
