@@ -34,7 +34,13 @@ class DuelOfAgesEngine(Engine):
     conformance_examples: ClassVar[int] = 200
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),
+        "limit": Option("rounds", choices=("rounds", "clock", "battle"),
+                        help="how the game ends: after `rounds` rounds; on the clock "
+                             "(`hours` of table time at ten minutes a team turn: the team "
+                             "on turn finishes, the other has one more turn); or the "
+                             "battle variant (until surrender or elimination)"),
         "rounds": Option(10, min=6, max=20, help="rounds before the points are counted"),
+        "hours": Option(3, min=2, max=5, help="the clock's limit in hours (limit=clock)"),
         "starting_card": Option(True, choices=(True, False),
                                 help="skirmish start: each character begins with one "
                                      "random card (the rulebook's start is empty-handed)"),

@@ -34,6 +34,9 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             entry["unrevealed"] = sum(1 for e in c["cards"] if not e["revealed"])
         chars[key] = entry
     out: dict[str, Any] = {"round": state["round"], "rounds": state["rounds"],
+                           "limit": state.get("limit", "rounds"),
+                           "turns": state.get("turns", 0),
+                           "clock_turns": state.get("clock_turns"),
                            "active": state["active"], "over": state["over"],
                            "winner": state["winner"], "summary": state["summary"],
                            "chars": chars, "deck_size": len(state["deck"]),

@@ -25,6 +25,8 @@ def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[Stat
     roster = rng.shuffle("deal/characters", sorted(catalog.characters()))
     deck = rng.shuffle("deal/equipment", sorted(catalog.equipment()))
     state: State = {"active": SEATS[0], "round": 1, "rounds": options["rounds"],
+                    "limit": options.get("limit", "rounds"), "turns": 0,
+                    "clock_turns": options.get("hours", 3) * 60 // MINUTES_PER_TURN,
                     "chars": {}, "deck": [], "discard": [], "ground": {},
                     "standing": {s: [] for s in SEATS}, "over": False, "winner": None,
                     "summary": ""}
@@ -88,6 +90,7 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
     team = state["active"]
     waiting = other(team)
     events: Events = [Event("turn", {"round": state["round"], "team": team})]
+    state["turns"] = state.get("turns", 0) + 1
     items = {seat: _items(state, seat, orders.get(seat)) for seat in SEATS}
     for seat in SEATS:
         if any(i.get("order", {}).get("op") == "surrender" for i in items[seat]):
@@ -192,11 +195,32 @@ def _usable(state: State, key: str, kind: str, wanted: str | None) -> str | None
     return None
 
 
+MINUTES_PER_TURN = 10
+"""Designed pace for the clock variant: a team turn by mail stands for ten minutes at the
+table (the rulebook's tournament timing allows two for fire and move alone)."""
+
+
+def time_is_up(state: State) -> tuple[bool, bool]:
+    """(the points count now, sudden death has run its course). Rounds: after Black's
+    turn of the last round. Clock: the clock rings during team turn `clock_turns`; that
+    team finishes it and the other team has one more turn. Battle: never."""
+    limit = state.get("limit", "rounds")
+    if limit == "battle":
+        return False, False
+    if limit == "clock":
+        last = state["clock_turns"] + 1
+        return state["turns"] >= last, state["turns"] >= last + 6
+    end_of_round = state["active"] == SEATS[1]
+    past = state["round"] > state["rounds"] or (end_of_round and state["round"] == state["rounds"])
+    return past, end_of_round and state["round"] >= state["rounds"] + 3
+
+
 def check_end(state: State, events: Events) -> None:
     """Elimination ends the game at once. After the last round the points count: one for
     more characters alive, one per labyrinth led; a tie starts sudden death, which ends
     the moment the tie is broken (checked after every shot and adventure), and after
-    three more rounds a tie is a draw."""
+    three more rounds (six team turns on the clock) a tie is a draw; the battle variant
+    ends only by elimination or surrender."""
     counts = {seat: len(alive(state, seat)) for seat in SEATS}
     if not all(counts.values()):
         standing = [s for s in SEATS if counts[s]]
@@ -205,8 +229,7 @@ def check_end(state: State, events: Events) -> None:
         else:
             finish(state, events, None, "both teams are wiped out")
         return
-    end_of_round = state["active"] == SEATS[1]
-    past = state["round"] > state["rounds"] or (end_of_round and state["round"] == state["rounds"])
+    past, exhausted = time_is_up(state)
     if not past:
         return
     points, counts = victory.score(state)
@@ -214,7 +237,7 @@ def check_end(state: State, events: Events) -> None:
     if white != black:
         finish(state, events, SEATS[0] if white > black else SEATS[1],
                f"time: {victory.detail(points, counts)}")
-    elif end_of_round and state["round"] >= state["rounds"] + 3:
+    elif exhausted:
         finish(state, events, None, f"time: still {victory.detail(points, counts)} "
                                     f"after sudden death")
     elif not state.get("sudden_death"):

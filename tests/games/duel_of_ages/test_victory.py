@@ -3,6 +3,7 @@ sudden death on a tie."""
 
 import pytest
 
+from games.core.rng import Rng
 from games.duel_of_ages import catalog
 from games.duel_of_ages.engine import ENGINE
 
@@ -112,3 +113,32 @@ def test_a_melee_wave_lands_whole_before_sudden_death_is_checked():
     after, _ = play(state, {"White": "", "Black": ""}, script)
     assert not after["over"]
     assert after["chars"]["BRANNOC"]["status"] == after["chars"]["SEVEN"]["status"] == "dead"
+
+
+@pytest.mark.parametrize("turns_before, active, over", [
+    (17, "Black", False),   # hours 3 at ten minutes a team turn: the clock rings in turn 18
+    (18, "White", True),    # ... that team finished it; this is the other's one more turn
+    (18, "Black", True),    # whoever was on turn when it rang
+])
+def test_the_clock(turns_before, active, over):
+    state = make({"DEX": ("White", "B1", []), "INES": ("White", "B2", []),
+                  "TAMSIN": ("Black", "J1", [])}, active=active, round_=3, rounds=10)
+    state.update(limit="clock", turns=turns_before, clock_turns=18)
+    after, _ = play(state, {active: ""}, [])
+    assert after["over"] is over
+    if over:
+        assert after["winner"] == "White" and after["summary"].startswith("time")
+
+
+def test_the_clock_from_the_options():
+    state, _ = ENGINE.setup(["White", "Black"], {"limit": "clock", "hours": 2},
+                            Rng("s", "t"))
+    assert (state["limit"], state["clock_turns"]) == ("clock", 12)
+
+
+def test_the_battle_variant_has_no_time_limit():
+    state = make({"DEX": ("White", "B1", []), "INES": ("White", "B2", []),
+                  "TAMSIN": ("Black", "J1", [])}, active="Black", round_=40, rounds=10)
+    state["limit"] = "battle"
+    after, _ = play(state, {"Black": ""}, [])
+    assert not after["over"] and not after.get("sudden_death")
