@@ -8,9 +8,11 @@ signature and anything after END are cut off (README, "Playing", Email):
 2. A line *may be an order* when any of its words is one of the game's order words (the
    keywords of its order grammar: ADD, EQUIP, MOVE...), when its first word is IF,
    STANDING or CANCEL and the game has such orders, or when its first word is one slip
-   away from an order word (EQIUP for EQUIP: difflib ratio 0.8 or more). For an engine
-   that exposes no grammar, a line may be an order unless parsing it alone fails with
-   "unknown order".
+   away from an order word (EQIUP for EQUIP: difflib ratio 0.8 or more). Otherwise the
+   game's own parser has the last word: the line alone is parsed, and it may be an order
+   unless that fails with "unknown order" on it (this catches the phrases some games
+   read as orders, such as Dungeonquest's "Draw corpse card", and serves engines that
+   expose no grammar at all).
 3. Lines before the first line that may be an order, and after the last one, are
    greetings and sign-offs: they are blanked (so error line numbers still match the
    mail) and listed back to the player under "not read".
@@ -95,16 +97,19 @@ def vocabulary(engine: Any) -> Vocabulary | None:
 
 
 def parse_test(engine: Any, state: Callable[[], Any], seat: str) -> Callable[[str], bool]:
-    """For an engine without a grammar: a line may be an order unless parsing it alone
-    fails only with "unknown order" (the shared grammar's words for a line that does
-    not start with any order of the game)."""
+    """A line may be an order unless the engine, parsing it alone, says "unknown order"
+    on it (the shared grammar's words for a line that starts with no order of the
+    game). The state is read once, on the first line asked about."""
+    loaded: list[Any] = []
+
     def test(line: str) -> bool:
+        if not loaded:
+            loaded.append(state())
         try:
-            engine.parse_orders(state(), seat, line)
+            engine.parse_orders(loaded[0], seat, line)
         except OrdersInvalid as exc:
-            return not exc.errors or not all(
-                e.line == 1 and e.message.lower().startswith("unknown order")
-                for e in exc.errors)
+            return not any(e.line == 1 and e.message.lower().startswith("unknown order")
+                           for e in exc.errors)
         except Exception:  # an engine's own complaint: read the line, let it say so
             return True
         return True
@@ -112,9 +117,13 @@ def parse_test(engine: Any, state: Callable[[], Any], seat: str) -> Callable[[st
 
 
 def order_test(engine: Any, state: Callable[[], Any], seat: str) -> Callable[[str], bool]:
-    """The "may be an order" test for one seat of one game (rule 2)."""
+    """The "may be an order" test for one seat of one game (rule 2): the order words
+    first (no database, no parsing), the engine's parser for the lines they leave out."""
     vocab = vocabulary(engine)
-    return vocab.may_be_order if vocab is not None else parse_test(engine, state, seat)
+    parsed = parse_test(engine, state, seat)
+    if vocab is None:
+        return parsed
+    return lambda line: vocab.may_be_order(line) or parsed(line)
 
 
 @dataclass

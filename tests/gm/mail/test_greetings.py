@@ -198,3 +198,17 @@ def test_an_order_with_a_typo_is_never_skipped_as_a_greeting(make_game, feed, ma
                                sender=p1.user.email, to=p1.reply_address))
     assert result.outcome == Outcome.INVALID
     assert "line 2: EQIUP SWORD" in _receipt(mailoutbox, p1.user.email).body
+
+
+def test_a_games_own_phrases_are_orders_too(make_game):
+    """Dungeonquest reads rulebook phrases as orders ("Draw corpse card" is SEARCH BODY):
+    its parser, asked about the line alone, keeps such a line from being skipped."""
+    game = make_game("dungeonquest", 1)
+    from gm.play import actions
+
+    engine = actions.engine_for(game)
+    name = game.seats.first().name
+    test = greetings.order_test(engine, lambda: engine.from_json(game.state), name)
+    assert not greetings.vocabulary(engine).may_be_order("Draw corpse card")
+    assert test("Draw corpse card")
+    assert not test("Hi GM,") and not test("Cheers & good luck!")
