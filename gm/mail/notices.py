@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+import textwrap
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,7 +22,7 @@ from django.utils import timezone
 from gm.play import actions
 from gm.play.models import Game, Seat, Turn, TurnRecord
 
-from . import compose, outbox
+from . import compose, outbox, plaintext
 from .models import Kind
 from .prefs import wants
 
@@ -28,7 +30,8 @@ log = logging.getLogger(__name__)
 
 
 def _seats(game: Game, names: list[str] | None = None):
-    qs = game.seats.select_related("user").filter(mode=Seat.Mode.ACTIVE, user__isnull=False)
+    qs = game.seats.select_related("user", "user__profile").filter(mode=Seat.Mode.ACTIVE,
+                                                                   user__isnull=False)
     return qs.filter(name__in=names) if names is not None else qs
 
 
@@ -42,6 +45,7 @@ def _queue(kind: str, key: str, seat: Seat, subject: str, template: str,
     ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
            "reply_address": seat.reply_address, **context}
     text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
+    subject = compose.header_value(subject, 255)
     if html:
         html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
                  f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
@@ -50,12 +54,20 @@ def _queue(kind: str, key: str, seat: Seat, subject: str, template: str,
                           reply_to=seat.reply_address, turn=turn) is not None
 
 
-def render_prompt(prompt: dict[str, Any]) -> list[str]:
-    """An engine's JSON prompt as plain lines: title, help, example, then any lists."""
+def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str]:
+    """An engine's JSON prompt as plain lines: title, help, example, then any lists.
+
+    `number` is the service's turn number: an engine that counts its own turns ("Orders
+    for combat turn 4" while the game is at turn 5) has its count replaced by it, so a
+    mail names one turn number, the one in its subject and on the game page.
+    """
     lines: list[str] = []
     for key in ("title", "help"):
         if prompt.get(key):
-            lines.append(str(prompt[key]))
+            text = str(prompt[key])
+            if number is not None:
+                text = one_numbering(text, number)
+            lines += textwrap.wrap(text, plaintext.WIDTH, break_long_words=False) or [""]
     if prompt.get("example"):
         lines.append(f"Example: {prompt['example']}")
     for key, value in prompt.items():
@@ -73,20 +85,36 @@ def render_prompt(prompt: dict[str, Any]) -> list[str]:
     return lines
 
 
+_ENGINE_TURN = re.compile(r"\b(?:(?:combat|game|round)\s+)?(turn)\s+(\d+)(?:\s+of\s+\d+)?\b",
+                          re.IGNORECASE)
+
+
+def one_numbering(text: str, number: int) -> str:
+    """`text` with any other turn count than `number` replaced by it ("Orders for combat
+    turn 4" -> "Orders for turn 5"); a text already using `number` is left alone."""
+    def fix(match: re.Match[str]) -> str:
+        if int(match.group(2)) == number:
+            return match.group(0)
+        return f"{match.group(1)} {number}"
+    return _ENGINE_TURN.sub(fix, text)
+
+
 def turn_opened(turn: Turn) -> int:
     turn = Turn.objects.select_related("game").get(pk=turn.pk)
     if turn.status != Turn.Status.OPEN or turn.superseded:
         return 0
     game = turn.game
+    title = compose.header_value(game.title, 80)
     sent = 0
     with transaction.atomic():
         for seat in _seats(game, turn.owing):
             prompt = turn.decision["prompts"].get(seat.name, {})
             sent += _queue(Kind.TURN_OPENED, f"turn_opened:{turn.pk}:{seat.pk}", seat,
-                           f"[{game.title}] turn {turn.number}: your orders, seat {seat.name}",
+                           f"[{title}] turn {turn.number}: your orders, seat {seat.name}",
                            "turn_opened.txt", {
-                               "turn": turn, "deadline": compose.fmt_deadline(turn.deadline),
-                               "prompt_lines": render_prompt(prompt),
+                               "turn": turn,
+                               "deadline": compose.fmt_deadline(turn.deadline, seat.user),
+                               "prompt_lines": render_prompt(prompt, turn.number),
                                "example": prompt.get("example", "")}, turn=turn)
     return sent
 
@@ -96,27 +124,32 @@ def turn_published(record: TurnRecord) -> int:
     if record.superseded or not record.published:
         return 0
     game = record.game
+    title = compose.header_value(game.title, 80)
     reports = {r.audience: r for r in record.reports.all()}
+    texts: dict[int, str] = {}
     sent = 0
     with transaction.atomic():
         for seat in _seats(game):
             report = reports.get(seat.name) or reports.get("")
             if report is None:
                 continue
+            if report.pk not in texts:
+                texts[report.pk] = plaintext.render(report.markdown)
             sent += _queue(Kind.REPORT, f"report:{record.pk}:{seat.pk}", seat,
-                           f"[{game.title}] report for turn {record.number}",
-                           "report.txt", {"record": record, "markdown": report.markdown},
+                           f"[{title}] report for turn {record.number}",
+                           "report.txt", {"record": record, "report_text": texts[report.pk]},
                            html=report.html)
     return sent
 
 
 def game_finished(game: Game) -> int:
     game = Game.objects.get(pk=game.pk)
+    title = compose.header_value(game.title, 80)
     sent = 0
     with transaction.atomic():
         for seat in _seats(game):
             sent += _queue(Kind.GAME_OVER, f"game_over:{game.pk}:{seat.pk}", seat,
-                           f"[{game.title}] game over", "game_over.txt",
+                           f"[{title}] game over", "game_over.txt",
                            {"result": game.result or {}, "secret": game.secret})
     return sent
 
@@ -144,14 +177,20 @@ def send_reminders(now: datetime | None = None) -> int:
             done = actions.seats_in(turn)
             waiting = [name for name in turn.owing if name not in done]
             for seat in _seats(turn.game, waiting):
-                prompt = turn.decision["prompts"].get(seat.name, {})
-                sent += _queue(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}", seat,
-                               f"[{turn.game.title}] reminder: turn {turn.number} orders due "
-                               f"{compose.fmt_deadline(turn.deadline)}", "reminder.txt", {
-                                   "turn": turn,
-                                   "deadline": compose.fmt_deadline(turn.deadline),
-                                   "prompt_lines": render_prompt(prompt)}, turn=turn)
+                sent += _remind(turn, seat)
     return sent
+
+
+def _remind(turn: Turn, seat: Seat) -> int:
+    """Queue one seat's reminder: the deadline in the seat's own time zone."""
+    prompt = turn.decision["prompts"].get(seat.name, {})
+    deadline = compose.fmt_deadline(turn.deadline, seat.user)
+    title = compose.header_value(turn.game.title, 80)
+    return _queue(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}", seat,
+                  f"[{title}] reminder: turn {turn.number} orders due {deadline}",
+                  "reminder.txt", {"turn": turn, "deadline": deadline,
+                                   "prompt_lines": render_prompt(prompt, turn.number)},
+                  turn=turn)
 
 
 # --- signal receivers (connected in apps.MailConfig.ready) ------------------------------

@@ -17,7 +17,7 @@ from email.utils import make_msgid
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import BadHeaderError, EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -81,7 +81,16 @@ def deliver(pk: int) -> bool:
         return False
     row = Outbox.objects.get(pk=pk)
     try:
-        build(row).send(fail_silently=False)
+        message = build(row)
+        message.message()  # a header that cannot be written fails here, and for good
+    except BadHeaderError as exc:
+        Outbox.objects.filter(pk=pk).update(status=Outbox.Status.FAILED,
+                                            attempts=row.attempts + 1,
+                                            last_error=f"not retried: {exc}"[:2000])
+        log.error("mail %s to %s cannot be built, given up: %s", row.key, row.to, exc)
+        return False
+    try:
+        message.send(fail_silently=False)
     except Exception as exc:
         Outbox.objects.filter(pk=pk).update(status=Outbox.Status.PENDING,
                                             attempts=row.attempts + 1,

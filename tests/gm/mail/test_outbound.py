@@ -11,7 +11,7 @@ from django.core import mail as django_mail
 from django.utils import timezone
 
 from gm.accounts.timezones import format_deadline
-from gm.mail import notices, outbox, prefs, tasks
+from gm.mail import notices, outbox, plaintext, prefs, tasks
 from gm.mail.models import Kind, MailPreference, Outbox
 from gm.play import actions
 from gm.play.models import Report, Turn, TurnRecord
@@ -50,7 +50,8 @@ def test_report_mail_is_the_seats_own_report_multipart(tally_game, on_commit, ma
     p1 = seat(tally_game, "P1")
     msg = next(m for m in mailoutbox if m.to == [p1.user.email]
                and m.subject == "[Test tally] report for turn 1")
-    assert msg.body.startswith(own.markdown)
+    assert msg.body.startswith(plaintext.render(own.markdown))
+    assert msg.body.startswith("Test tally: turn 1\n==================\n\n- P1 adds 1")
     html, mimetype = msg.alternatives[0]
     assert mimetype == "text/html" and html.startswith(own.html)
     secret_line = next(line for line in other.markdown.splitlines() if "secret" in line)

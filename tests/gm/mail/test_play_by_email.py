@@ -14,6 +14,7 @@ import smtplib
 
 import pytest
 
+from gm.mail import plaintext
 from gm.mail.models import InboundMessage, Outcome
 from gm.mail.smtp_server import controller
 from gm.play.models import Game, Report, Submission
@@ -105,7 +106,9 @@ def test_combat_dice_by_email_end_to_end(transactional_db, make_game, smtp_sink)
             assert [int(m["Subject"].rsplit(" ", 1)[1]) for m in reports] == [1, 2, 3, 4]
             final = Report.objects.get(record__game=game, record__number=4, audience=name)
             body = reports[-1].get_body(preferencelist=("plain",)).get_content()
-            assert body.replace("\r\n", "\n").startswith(final.markdown)
+            text = body.replace("\r\n", "\n")
+            assert text.startswith(plaintext.render(final.markdown))
+            assert "**" not in text and "#" not in text.split("Reply to this mail")[0]
             html = reports[-1].get_body(preferencelist=("html",)).get_content()
             assert final.html in html.replace("\r\n", "\n")
             over = [m for m in got if m["Subject"] == "[Mail Duel] game over"]
