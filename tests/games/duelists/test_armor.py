@@ -20,7 +20,8 @@ from .test_turn import P1_HAND, P2_HAND, standard
 GOLDEN = Path(__file__).parent / "golden"
 P2_DECK = ["Spear Thrust", "Spear Thrust", "Armor", "Fur Guard", "Haft Strike", "Haft Strike",
            "Spear Thrust"]
-HIT_4 = "PLAN Flurry\nSET 3"  # Quick Stab (1-3)+1: 4 damage unless 3 is guessed
+HIT_4 = "PLAN Flurry\nSET 1"  # Quick Stab (1-4)+3: 4 damage unless 1 is guessed
+GUARD_3_4 = "DEFEND LEFT GUESS 3 4\n"  # Fur Guard, Stab 2: guesses 3 and 4 miss the 1
 
 
 def _p2(hand=P2_HAND, deck=P2_DECK, **kw):
@@ -61,7 +62,7 @@ def _order_of(events, *wanted):
 ])
 def test_armor_exchanged_once_the_hit_is_known_then_the_hit_is_absorbed(
         orders, exchanged, from_hand, from_deck):
-    after, events = play(standard(), {"P1": HIT_4, "P2": "DEFEND LEFT GUESS 1 2\n" + orders})
+    after, events = play(standard(), {"P1": HIT_4, "P2": GUARD_3_4 + orders})
     done = [e for e in kinds(events, "armor_exhausted") if e["count"]]
     assert [e["count"] for e in done] == ([exchanged] if exchanged else [])
     assert all(e["moment"] == "absorb" for e in done)
@@ -86,21 +87,22 @@ def test_a_blocked_attack_leaves_the_exchange_unmade():
 def test_each_hit_of_a_double_attack_has_its_own_exchange():
     p1 = seat("isdra", hand=["Lunge"] * 3 + ["Armor"] * 4, deck=["Slashing Arc"],
               queue=[{"name": "Crossed Blades", "up": True}, "Flurry", "Feint"])
-    state = standard(p1=p1)  # Flurry: (1-2)+0 Stab then (1-2)+1 Stab; Spear Thrust Stab 1
+    # Flurry: (1-3)+2 Stab then (1-3)+3 Stab; Spear Thrust Stab 2 (guesses 3, 1)
+    state = standard(p1=p1, p2=_p2(deck=P2_DECK + ["Armor"] * 7))
     after, events = play(state, {
-        "P1": "PLAN Lunge\nSET 1\nSET 1",
-        "P2": "DEFEND SECOND GUESS 2\nDEFEND SECOND GUESS 2\n"
-              "EXHAUST ARMOR 1 BEFORE ABSORB\nIF DAMAGE > 1 THEN EXHAUST ARMOR 1 BEFORE ABSORB"
+        "P1": "PLAN Lunge\nSET 2\nSET 2",
+        "P2": "DEFEND SECOND GUESS 3\nDEFEND SECOND GUESS 3\n"
+              "EXHAUST ARMOR 1 BEFORE ABSORB\nIF DAMAGE > 4 THEN EXHAUST ARMOR 1 BEFORE ABSORB"
               "\nSTANDING ABSORB FROM DECK"})
-    assert [s["damage"] for s in kinds(events, "strike")] == [1, 2]
+    assert [s["damage"] for s in kinds(events, "strike")] == [4, 5]
     assert _order_of(events, "strike", "armor_exhausted", "absorbed") == [
         "strike", "armor_exhausted", "absorbed"] * 2
     assert [e["count"] for e in kinds(events, "armor_exhausted")] == [1, 1]
 
 
 def test_an_absorb_asked_for_waits_and_the_answer_may_bring_its_own_exchange():
-    mid, events = play(standard(), {"P1": HIT_4, "P2": "DEFEND LEFT GUESS 1 2\n"
-                                                       "EXHAUST ARMOR 1 BEFORE ABSORB"})
+    mid, events = play(standard(), {"P1": HIT_4, "P2": GUARD_3_4
+                                    + "EXHAUST ARMOR 1 BEFORE ABSORB"})
     assert mid["awaiting"] == {"P2": "absorb"} and not kinds(events, "armor_exhausted")
     assert ENGINE.view(mid, "P2")["turn"]["orders_kept"]["P2"]["before_absorb"] == [
         "EXHAUST ARMOR 1 BEFORE ABSORB"]
@@ -117,9 +119,9 @@ def test_a_spear_charge_hit_offers_no_exchange_since_the_hand_cannot_absorb():
                                            "Slashing Arc", "Armor"],
               queue=[{"name": "Quick Stab", "up": True}, "Power Up Daggers", "Feint"])
     after, events = play(duel(p1, p2), {
-        "P1": "PLAN Harpoon Lunge\nSET 2",
-        "P2": "DEFEND SECOND GUESS 1\nEXHAUST ARMOR ALL BEFORE ABSORB\nABSORB FROM DECK"})
-    assert kinds(events, "strike")[0]["damage"] == 5
+        "P1": "PLAN Harpoon Lunge\nSET 1",
+        "P2": "DEFEND SECOND GUESS 3\nEXHAUST ARMOR ALL BEFORE ABSORB\nABSORB FROM DECK"})
+    assert kinds(events, "strike")[0]["damage"] == 6  # Spear Charge (1-3)+5
     assert not kinds(events, "armor_exhausted")
     assert names(after["players"]["P2"]["hand"]).count("Armor") == 2
 
@@ -279,7 +281,7 @@ def moments_reports() -> dict[str, str]:
     one before absorbing finds none; the hand absorbs, and it is the refill that loses."""
     state = standard(p2=_p2(hand=["Armor"] * 4 + ["Harpoon Lunge", "Patient Stance",
                                                   "Spear Charge"], deck=["Spear Thrust"]))
-    _, events = play(state, {"P1": HIT_4, "P2": "DEFEND LEFT GUESS 1 2\nEXHAUST ARMOR 2\n"
+    _, events = play(state, {"P1": HIT_4, "P2": GUARD_3_4 + "EXHAUST ARMOR 2\n"
                                                 "EXHAUST ARMOR ALL BEFORE ABSORB\n"
                                                 "ABSORB HAND Armor, Armor, Spear Thrust, "
                                                 "Harpoon Lunge"},

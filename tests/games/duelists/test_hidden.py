@@ -114,7 +114,8 @@ def test_a_face_down_queue_card_and_deep_deck_order_do_not_leak():
         return seat("nathrax", hand=P2_HAND, deck=["Spear Thrust", "Spear Thrust", "Armor",
                                                    "Fur Guard"] + deck_tail,
                     queue=[{"name": "Fur Guard", "up": True}, "Spear Thrust", third])
-    orders = {"P1": "PLAN Flurry\nSET 3", "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"}
+    # 4 damage: the four known deck cards go, the tail stays unseen
+    orders = {"P1": "PLAN Flurry\nSET 1", "P2": "DEFEND LEFT GUESS 3 4\nABSORB FROM DECK"}
     a, after_a = _reports(standard(p2=p2("Haft Strike", ["Harpoon Lunge", "Haft Strike"])),
                           orders)
     b, after_b = _reports(standard(p2=p2("Harpoon Lunge", ["Haft Strike", "Haft Strike"])),

@@ -77,8 +77,8 @@ def test_prompts_offer_the_legal_choices():
     decision = ENGINE.decision(standard())
     assert decision.phase == "turn" and decision.seats == ["P1", "P2"]
     attacker, defender = decision.prompts["P1"], decision.prompts["P2"]
-    assert "PLAN Flurry" in attacker["choices"] and "SET 3" in attacker["choices"]
-    assert "SET 4" not in attacker["choices"]
-    assert any(c.startswith("DEFEND SECOND GUESS <1") for c in defender["choices"])
+    assert "PLAN Flurry" in attacker["choices"] and "SET 4" in attacker["choices"]
+    assert "SET 5" not in attacker["choices"]  # Quick Stab (1-4)+3
+    assert any(c.startswith("DEFEND SECOND GUESS <2") for c in defender["choices"])
     assert ENGINE.parse_orders(standard(), "P1", attacker["example"]).items
     assert ENGINE.parse_orders(standard(), "P2", defender["example"]).items

@@ -82,12 +82,12 @@ def test_power_up_daggers_gives_a_token_even_when_blocked_and_it_lasts_until_a_h
 
 @pytest.mark.parametrize("die, guesses, blocked, damage, power_after", [
     (1, "1 2", True, None, 1),     # blocked: the +3 waits
-    (3, "1 2", False, 3 + 1 + 3, 0),  # Quick Stab 3+1, +3 token: spent
+    (3, "1 2", False, 3 + 3 + 3, 0),  # Quick Stab 3+3, +3 token: spent
 ])
 def test_a_plus_three_token_adds_to_the_next_hit_only(die, guesses, blocked, damage,
                                                        power_after):
     state = duel(isdra([up("Crossed Blades"), "Quick Stab", "Feint"], tokens={"power": 1}),
-                 nathrax(FUR_LEFT, deck=NATHRAX_DECK + ["Armor", "Armor"]))
+                 nathrax(FUR_LEFT, deck=NATHRAX_DECK + ["Armor"] * 4))
     after, events = play(state, {"P1": f"PLAN Lunge\nSET {die}",
                                  "P2": f"DEFEND LEFT GUESS {guesses}\nABSORB FROM DECK"})
     strike = kinds(events, "strike")[0]
@@ -98,11 +98,12 @@ def test_a_plus_three_token_adds_to_the_next_hit_only(die, guesses, blocked, dam
 def test_spear_charge_damage_comes_off_the_deck_not_the_hand():
     state = duel(nathrax([up("Fur Guard"), "Spear Charge", "Haft Strike"]),
                  isdra([up("Quick Stab"), "Power Up Daggers", "Feint"]))
-    after, events = play(state, {"P1": "PLAN Spear Thrust\nSET 2",
-                                 "P2": "DEFEND SECOND GUESS 1\nABSORB HAND Armor, Armor"})
-    assert kinds(events, "strike")[0]["damage"] == 5
+    # Spear Charge (1-3)+5 set to 1: 6 damage, the whole deck
+    after, events = play(state, {"P1": "PLAN Spear Thrust\nSET 1",
+                                 "P2": "DEFEND SECOND GUESS 3\nABSORB HAND Armor, Armor"})
+    assert kinds(events, "strike")[0]["damage"] == 6
     absorbed = kinds(events, "absorbed")[0]
-    assert absorbed["hand"] == [] and absorbed["deck"] == ISDRA_DECK[:5]
+    assert absorbed["hand"] == [] and absorbed["deck"] == ISDRA_DECK[:6]
     assert "asked" not in [e.kind for e in events]  # no ABSORB needed either
 
 
@@ -140,16 +141,16 @@ def test_disarmed_takes_three_off_the_next_hit_then_goes():
     after, events = play(state, {"P1": "PLAN Quick Stab\nSET 4",
                                  "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"})
     strike = kinds(events, "strike")[0]
-    assert strike["damage"] == 4 + 2 - 3 and ["Disarmed!", -3] in strike["parts"]
+    assert strike["damage"] == 4 + 4 - 3 and ["Disarmed!", -3] in strike["parts"]  # Lunge
     assert after["players"]["P1"]["tokens"]["disarmed"] == 0
 
 
 def test_tripping_attack_swaps_the_defenders_right_most_card_for_the_deck_top():
     state = duel(nathrax([up("Fur Guard"), "Tripping Attack", "Haft Strike"]),
                  isdra([up("Quick Stab"), "Power Up Daggers", "Feint"]))
-    after, events = play(state, {"P1": "PLAN Spear Thrust\nSET 3",
-                                 "P2": "DEFEND LEFT GUESS 1\nABSORB HAND Armor, Armor"})
-    # hit for 4: two Armor from hand, two off the deck (Quick Stab, Slashing Arc);
+    after, events = play(state, {"P1": "PLAN Spear Thrust\nSET 1",
+                                 "P2": "DEFEND LEFT GUESS 2\nABSORB HAND Armor, Armor"})
+    # (1-4)+3 set to 1, hit for 4: two Armor from hand, two off the deck (Quick Stab, Slashing Arc);
     # Feint (right-most) is discarded and the next deck card (Armor) is planned face down
     assert kinds(events, "absorbed")[0]["deck"] == ["Quick Stab", "Slashing Arc"]
     public = [e for e in events if e.kind == "tripped"][0]
@@ -201,7 +202,7 @@ def test_blinded_costs_two_guesses_against_the_first_attack_only():
         "P2": "PLAN Spirit Kick\nSET 1\nSET 1",
         "P1": "DEFEND LEFT GUESS 1 2 3\nDEFEND LEFT GUESS 1 2 3\nSTANDING ABSORB FROM DECK"})
     first, second = kinds(events, "defence")
-    assert (first["base"], first["allowed"]) == (4, 2)   # Blunt 4 - 2
+    assert (first["base"], first["allowed"]) == (3, 1)   # Blunt 3 - 2
     assert (second["base"], second["allowed"]) == (3, 3)  # Slash 3, no cut
     assert after["players"]["P1"]["tokens"]["blinded"] == 0
 
@@ -220,21 +221,23 @@ def test_spiritual_guardian_face_up_reduces_damage(guardians, damage):
         p2 = harys([up("Calm Mind"), "Spiritual Guardian", "Spirit Kick"])
     else:
         p2 = harys(queue[len(guardians)])
-    state = duel(isdra([up("Crossed Blades"), "Quick Stab", "Feint"]), p2)
-    after, events = play(state, {"P1": "PLAN Lunge\nSET 3",
+    state = duel(isdra([up("Crossed Blades"), "Power Up Daggers", "Feint"]), p2)
+    # Power Up Daggers (1-4)+2 set to 2: 4
+    after, events = play(state, {"P1": "PLAN Lunge\nSET 2",
                                  "P2": "DEFEND LEFT GUESS 6\nABSORB FROM DECK"})
     assert kinds(events, "strike")[0]["damage"] == damage
 
 
 @pytest.mark.parametrize("twin_of, attacks", [
-    ("Palm Strike", ["(1-3)+2 Blunt"]),
-    ("Magical Barrage", ["(1-3)+1 Blunt", "(1-3)+1 Slash"]),
+    ("Palm Strike", ["(1-4)+4 Blunt"]),
+    ("Magical Barrage", ["(1-4)+3 Blunt", "(1-4)+3 Slash"]),
     ("Calm Mind", []),
     ("Spirit Twin", []),
 ])
 def test_spirit_twin_attacks_with_the_next_card(twin_of, attacks):
     state = duel(harys([up("Second Sight"), "Spirit Twin", twin_of]),
-                 isdra([up("Quick Stab"), "Power Up Daggers", "Feint"]))
+                 isdra([up("Quick Stab"), "Power Up Daggers", "Feint"],
+                       deck=ISDRA_DECK + ["Armor"] * 4))
     queue = state["players"]["P1"]["queue"]
     assert queue[0]["up"] and queue[1]["up"]  # the borrowed card is turned up
     assert ENGINE.view(state, "P2")["turn"]["attacks"] == attacks
@@ -254,7 +257,7 @@ def test_magical_barrage_attacks_twice_in_order_with_a_defence_each():
         "P2": "DEFEND LEFT GUESS 1\nDEFEND SECOND GUESS 1 2 3\nABSORB FROM DECK\n"
               "ABSORB FROM DECK"})
     one, two = kinds(events, "strike")
-    assert one["attack"] == "(1-3)+1 Blunt" and two["attack"] == "(1-3)+1 Slash"
+    assert one["attack"] == "(1-4)+3 Blunt" and two["attack"] == "(1-4)+3 Slash"
     assert (one["die"], two["die"]) == (3, 2)
     assert not one["blocked"] and two["blocked"]
     assert [d["pos"] for d in kinds(events, "defence")] == ["LEFT", "SECOND"]

@@ -100,8 +100,8 @@ def test_a_lead_card_without_attack_means_no_attack_and_only_the_attacker_orders
     ("DEFEND LEFT GUESS 1 2", [1, 2], 3, False, "Fur Guard", None),
     ("DEFEND LEFT GUESS 3 2 1", [3, 2], 1, False, "Fur Guard", None),  # only 2 guesses count
     ("DEFEND LEFT GUESS 3", [3, 1], 1, True, "Fur Guard", None),   # topped up from the bottom
-    ("DEFEND SECOND GUESS 3 1", [3], 1, False, "Spear Thrust", 1),  # Stab 1 on Spear Thrust
-    ("DEFEND SECOND GUESS 3 1", [3], 3, True, "Spear Thrust", 1),
+    ("DEFEND SECOND GUESS 3 1", [3, 1], 2, False, "Spear Thrust", 1),  # Stab 2 there
+    ("DEFEND SECOND GUESS 3 1", [3, 1], 1, True, "Spear Thrust", 1),
 ])
 def test_defence_card_guess_count_and_the_defended_token(defend, guesses, die, blocked, card,
                                                          token_on):
@@ -151,7 +151,8 @@ def test_a_left_most_card_holding_the_token_cannot_defend_again():
 def test_damage_is_die_plus_modifier_absorbed_from_hand_first_then_deck(absorb, from_hand,
                                                                        from_deck):
     state = standard()
-    after, events = play(state, {"P1": "PLAN Flurry\nSET 3", "P2": "DEFEND LEFT GUESS 1 2\n"
+    # Quick Stab (1-4)+3 set to 1: 4 damage
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 1", "P2": "DEFEND LEFT GUESS 3 4\n"
                                  + absorb})
     assert kinds(events, "strike")[0]["damage"] == 4
     got = kinds(events, "absorbed")[0]
@@ -187,10 +188,10 @@ def test_a_die_no_order_covers_is_asked_for_with_the_guesses_kept_secret():
     with pytest.raises(OrdersInvalid):
         ENGINE.parse_orders(mid, "P1", "PLAN Lunge")  # the answer must be a SET
     with pytest.raises(OrdersInvalid):
-        ENGINE.parse_orders(mid, "P1", "SET 5")  # outside (1-3)
+        ENGINE.parse_orders(mid, "P1", "SET 5")  # outside (1-4)
     after, events = play(mid, {"P1": "SET 1"})
     strike = kinds(events, "strike")[0]
-    assert (strike["die"], strike["guesses"], strike["damage"]) == (1, [3, 2], 2)
+    assert (strike["die"], strike["guesses"], strike["damage"]) == (1, [3, 2], 4)
 
 
 def test_missing_defence_and_absorb_orders_become_decisions():
@@ -199,7 +200,7 @@ def test_missing_defence_and_absorb_orders_become_decisions():
     assert mid["awaiting"] == {"P2": "defend"}
     mid, _ = play(mid, {"P2": "DEFEND LEFT GUESS 1 2"})
     assert mid["awaiting"] == {"P2": "absorb"}
-    assert "4 damage" in ENGINE.decision(mid).prompts["P2"]["help"]
+    assert "6 damage" in ENGINE.decision(mid).prompts["P2"]["help"]  # (1-4)+3 set to 3
     after, events = play(mid, {"P2": "ABSORB HAND Armor"})
     assert kinds(events, "absorbed")[0]["hand"] == ["Armor"]
     assert after["turn"]["attacker"] == "P2"
@@ -237,13 +238,14 @@ def test_exhaust_all_keeps_an_armor_card_that_is_being_planned():
 
 def test_missed_deadline_defaults():
     state = standard()
-    assert ENGINE.default_orders(state, "P1").text == "PLAN Flurry\nSET 3"
+    assert ENGINE.default_orders(state, "P1").text == "PLAN Flurry\nSET 4"
     assert ENGINE.default_orders(state, "P2").text == (
-        "DEFEND LEFT GUESS 1 2 3\nABSORB HAND Armor, Armor")
-    after, events = ENGINE.resolve(state, {}, ScriptedRng([]))
+        "DEFEND LEFT GUESS 1 2 3 4\nABSORB HAND Armor, Armor")
+    # 7 damage: two Armor from the hand, five off the deck; P2's refill then empties it
+    after, events = ENGINE.resolve(state, {}, ScriptedRng([("deck/P2/reshuffle", [0])]))
     assert [e.data["seat"] for e in events if e.kind == "defaulted"] == ["P1", "P2"]
     assert kinds(events, "strike")[0]["guesses"] == [1, 2] and kinds(events, "strike")[0][
-        "die"] == 3
+        "die"] == 4
 
 
 def test_damage_beyond_deck_and_discard_is_exhausted_from_the_hand():
@@ -253,9 +255,9 @@ def test_damage_beyond_deck_and_discard_is_exhausted_from_the_hand():
     p2 = seat("nathrax", hand=P2_HAND, deck=["Spear Thrust"], queue=[
         {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
     state = standard(p2=p2)
-    # Quick Stab (1-3)+1 set to 3: 4 damage; one card in the deck
-    after, events = play(state, {"P1": "PLAN Flurry\nSET 3",
-                                 "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"},
+    # Quick Stab (1-4)+3 set to 1: 4 damage; one card in the deck
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 1",
+                                 "P2": "DEFEND LEFT GUESS 3 4\nABSORB FROM DECK"},
                          [("deck/P2/reshuffle", [0])])
     absorbed = kinds(events, "absorbed")[0]
     assert absorbed["deck"] == ["Spear Thrust"]
@@ -276,8 +278,8 @@ def test_an_absorb_hand_list_still_goes_first_when_the_deck_is_gone():
     p2 = seat("nathrax", hand=P2_HAND, deck=[], queue=[
         {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
     state = standard(p2=p2)
-    after, events = play(state, {"P1": "PLAN Flurry\nSET 3",
-                                 "P2": "DEFEND LEFT GUESS 1\nABSORB HAND Tripping Attack"},
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 1",
+                                 "P2": "DEFEND LEFT GUESS 3 4\nABSORB HAND Tripping Attack"},
                          [("deck/P2/reshuffle", [0])])
     absorbed = kinds(events, "absorbed")[0]
     assert absorbed["hand"] == ["Tripping Attack"] and absorbed["deck"] == []
@@ -288,8 +290,8 @@ def test_damage_beyond_every_card_is_lost_and_the_next_draw_surrenders():
     p2 = seat("nathrax", hand=["Armor", "Patient Stance"], deck=[], queue=[
         {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
     state = standard(p2=p2)
-    after, events = play(state, {"P1": "PLAN Flurry\nSET 3",
-                                 "P2": "DEFEND LEFT GUESS 1\nABSORB FROM DECK"},
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 1",
+                                 "P2": "DEFEND LEFT GUESS 3 4\nABSORB FROM DECK"},
                          [("deck/P2/reshuffle", [0])])
     absorbed = kinds(events, "absorbed")[0]
     assert (absorbed["short"], absorbed["lost"]) == (["Armor", "Patient Stance"], 2)
@@ -306,22 +308,28 @@ def test_a_second_hit_on_an_empty_deck_comes_from_the_hand_too():
     p2 = seat("nathrax", hand=P2_HAND, deck=["Spear Thrust"], queue=[
         {"name": "Fur Guard", "up": True}, "Spear Thrust", "Haft Strike"])
     state = duel(p1, p2)
+    # Flurry (1-3)+2 then (1-3)+3, both set to 2 against Spear Thrust's 2 guesses 3, 1
     after, events = play(state, {"P1": "PLAN Lunge\nSET 2\nSET 2",
-                                 "P2": "DEFEND SECOND GUESS 1\nDEFEND SECOND GUESS 1\n"
+                                 "P2": "DEFEND SECOND GUESS 3\nDEFEND SECOND GUESS 3\n"
                                        "ABSORB FROM DECK\nABSORB FROM DECK"},
                          [("deck/P2/reshuffle", [0])])
     first, second = kinds(events, "absorbed")
-    assert (first["deck"], first["short"]) == (["Spear Thrust"], ["Armor"])
-    assert (second["deck"], second["short"]) == ([], ["Armor", "Harpoon Lunge", "Patient Stance"])
+    assert (first["damage"], first["deck"]) == (4, ["Spear Thrust"])
+    assert first["short"] == ["Armor", "Armor", "Harpoon Lunge"]
+    assert (second["damage"], second["deck"]) == (5, [])
+    assert second["short"] == ["Patient Stance", "Spear Charge", "Disarming Strike",
+                               "Tripping Attack"]
+    assert second["lost"] == 1
     assert kinds(events, "surrender")[0]["why"] == "refill"
 
 
 def test_a_hit_always_deals_at_least_one():
     p1 = seat("isdra", hand=P1_HAND, deck=["Feint"], tokens={"disarmed": 1},
-              queue=[{"name": "Crossed Blades", "up": True}, "Quick Stab", "Power Up Daggers"])
+              queue=[{"name": "Crossed Blades", "up": True}, "Power Up Daggers", "Quick Stab"])
     state = standard(p1=p1)
-    after, events = play(state, {"P1": "PLAN Flurry\nSET 2",
-                                 "P2": "DEFEND LEFT GUESS 3 1\nABSORB FROM DECK"})
+    # Power Up Daggers (1-4)+2 set to 1, Disarmed! -3: 0, but a hit deals 1
+    after, events = play(state, {"P1": "PLAN Flurry\nSET 1",
+                                 "P2": "DEFEND LEFT GUESS 3 4\nABSORB FROM DECK"})
     strike = kinds(events, "strike")[0]
     assert sum(n for _, n in strike["parts"]) == 0 and strike["damage"] == 1
     assert after["players"]["P1"]["tokens"]["disarmed"] == 0
@@ -341,4 +349,4 @@ def test_a_missing_plan_is_asked_for_before_the_attack():
 def test_the_set_prompt_tells_the_attacker_the_defence_chosen():
     mid, _ = play(standard(), {"P1": "PLAN Lunge", "P2": "DEFEND SECOND GUESS 1"})
     help_text = ENGINE.decision(mid).prompts["P1"]["help"]
-    assert "SECOND (Spear Thrust, 1 guess(es))" in help_text
+    assert "SECOND (Spear Thrust, 2 guess(es))" in help_text
