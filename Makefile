@@ -3,19 +3,32 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed-stamp
+RUN_STAMP = $(VENV)/.runtime-stamp
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: install run test lint migrate demo worker beat clean
+# Links in pages and mail point at the address actually served unless SITE_URL is set.
+export SITE_URL ?= http://$(ADDR)
+
+.PHONY: install install-runtime run test lint migrate demo worker beat clean
+
+# `make run` needs only the runtime dependencies; `make test`/`make install` add the
+# test extras (pytest, hypothesis, schemathesis, playwright...).
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[test]"
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 install: $(STAMP)
+install-runtime: $(RUN_STAMP)
 
-migrate: install
+migrate: install-runtime
 	$(BIN)/python manage.py migrate --noinput
 
 demo: migrate
@@ -35,9 +48,9 @@ test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Production-style processes (need CELERY_BROKER_URL and usually DATABASE_URL).
-worker: install
+worker: install-runtime
 	$(BIN)/celery -A gm worker -l info -Q gm
-beat: install
+beat: install-runtime
 	$(BIN)/celery -A gm beat -l info
 
 clean:

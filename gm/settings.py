@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "gm.referee",
     "gm.accounts",
     "axes",
+    "gm.talk",
 ]
 
 MIDDLEWARE = [

@@ -2,67 +2,110 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 
-from games.core import registry
-
-
-class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=True, help_text="Turn notices and reports go here; "
-                             "orders are accepted by mail from this address.")
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
+from games.core.engine import Engine, Option
+from gm.accounts.timezones import zone_names
 
 
-def parse_options(text: str) -> dict[str, Any]:
-    """`name = value` lines (values as JSON where they parse, else strings)."""
-    options: dict[str, Any] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if "=" not in line:
-            raise forms.ValidationError(f"line {number}: write options as name = value")
-        key, raw = (part.strip() for part in line.split("=", 1))
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options
+def option_field(name: str, option: Option) -> forms.Field:
+    """A form field from the engine's option metadata: a select, a number or a checkbox."""
+    label = name.replace("_", " ").capitalize()
+    if option.choices:
+        return forms.TypedChoiceField(
+            label=label, help_text=option.help, initial=option.default,
+            choices=[(c, str(c)) for c in option.choices],
+            coerce=lambda raw, choices=option.choices: next(
+                (c for c in choices if str(c) == raw), raw))
+    if option.min is not None or option.max is not None:
+        return forms.IntegerField(label=label, help_text=option.help, initial=option.default,
+                                  min_value=option.min, max_value=option.max)
+    if isinstance(option.default, bool):
+        return forms.BooleanField(label=label, help_text=option.help, initial=option.default,
+                                  required=False)
+    return forms.CharField(label=label, help_text=option.help, initial=option.default,
+                           required=False)
 
 
 class NewGameForm(forms.Form):
-    ruleset = forms.ChoiceField(choices=())
+    """A new game of one ruleset: its options come from the engine's metadata."""
+
+    ROLE_PLAY, ROLE_REFEREE = "play", "referee"
+
     title = forms.CharField(max_length=120)
-    options = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
-                              help_text="One per line: name = value. Leave empty for defaults.")
-    turn_hours = forms.IntegerField(min_value=0, max_value=24 * 60, initial=48)
-    turn_minutes = forms.IntegerField(min_value=0, max_value=59, initial=0)
+    role = forms.ChoiceField(
+        label="Your part", initial=ROLE_REFEREE, widget=forms.RadioSelect,
+        choices=[(ROLE_REFEREE, "Referee: I run the game and hold no seat"),
+                 (ROLE_PLAY, "Play: I run the game and also take a seat")])
+    turn_hours = forms.IntegerField(label="Turn length: hours", min_value=0,
+                                    max_value=24 * 60, initial=48)
+    turn_minutes = forms.IntegerField(label="and minutes", min_value=0, max_value=59,
+                                      initial=0)
     process_early = forms.BooleanField(required=False, initial=True,
                                        label="Resolve as soon as all orders are in")
     hold_for_review = forms.BooleanField(required=False, initial=False,
                                          label="Hold each resolution for my review")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, engine: Engine, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [(e.name, e.title)
-                                          for e in registry.engines().values()]
+        self.engine = engine
+        self.option_names = list(engine.options)
+        for name, option in engine.options.items():
+            self.fields[f"option_{name}"] = option_field(name, option)
+        if engine.hidden_information:
+            self.fields["role"].help_text = (
+                f"{engine.title} hides information from the players, and the GM sees "
+                "everything, so its GM cannot hold a seat.")
 
-    def clean_options(self) -> dict[str, Any]:
-        return parse_options(self.cleaned_data.get("options") or "")
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"option_{name}"] for name in self.option_names]
+
+    def base_fields_bound(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("title", "turn_hours", "turn_minutes",
+                                        "process_early", "hold_for_review")]
+
+    def clean_role(self) -> str:
+        role = self.cleaned_data["role"]
+        if role == self.ROLE_PLAY and self.engine.hidden_information:
+            raise forms.ValidationError(
+                f"{self.engine.title} hides information and its GM sees everything, so the "
+                "GM cannot also play. Choose to referee, or ask another player to run it.")
+        return role
+
+    def options(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[f"option_{name}"] for name in self.option_names}
 
 
 class OrdersForm(forms.Form):
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
-                           required=False, label="Orders")
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false",
+                                                        "autocapitalize": "characters"}),
+                           required=False, label="Your orders, one per line")
     choice = forms.CharField(required=False, widget=forms.HiddenInput)
+    turn = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
 class PostForm(forms.Form):
-    markdown = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), max_length=20000,
-                               label="Message (markdown)")
+    markdown = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=20000,
+                               label="Message to everyone in the game (markdown)")
+
+
+class PressForm(forms.Form):
+    recipient = forms.ChoiceField(label="To")
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=20000,
+                           label="Private message (markdown)")
+
+    def __init__(self, recipients: list[str], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["recipient"].choices = [(r, r) for r in recipients]
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(label="Time zone", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [("", "not chosen (pages follow my browser, "
+                                                 "mail uses UTC)")] + [
+            (z, z) for z in zone_names()]

@@ -1,42 +1,77 @@
 """Server-rendered pages: lobby, sign-up, new game, the game page and its feed.
 
 Views only translate HTTP to gm.play.actions calls and back; every rule lives there.
+Every POST ends in a redirect (post/redirect/get) except a refused order, which is shown
+again with its errors first and the text kept in the box.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.safestring import mark_safe
+from django.utils.timesince import timeuntil
 from django.views.decorators.http import require_POST
 
 from games.core import registry
 from games.core.types import OrdersInvalid
+from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
 from gm.play import actions
 from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission
+from gm.talk import actions as talk
 
-from .forms import NewGameForm, OrdersForm, PostForm, SignupForm
+from . import prompts
+from .forms import NewGameForm, OrdersForm, PostForm, PressForm, TimeZoneForm
+
+TURN_NOTE = ("Turns here count every decision the game asks for, one after another "
+             "(choices at setup and decisions arising included), so a game's own rounds "
+             "(its \"combat turn\" or \"round\") can carry a smaller number.")
 
 
+def name_seats(text: str, players: dict[str, str]) -> str:
+    """'P1 wins' -> 'P1 (alice) wins': results and notices name the people, not only seats."""
+    for seat, player in players.items():
+        if player and player != "(vacant)":
+            text = re.sub(rf"\b{re.escape(seat)}\b(?! \()", f"{seat} ({player})", text)
+    return text
+
+
+def _players(game: Game) -> dict[str, str]:
+    return {s.name: s.player_name() for s in game.seats.select_related("user")}
+
+
+def deadline_context(request: HttpRequest, when) -> dict:
+    """The deadline in the reader's zone, and what the browser needs for its countdown."""
+    if when is None:
+        return {}
+    return {"iso": when.isoformat(), "text": format_deadline(when, zone_of(request.user)),
+            "left": timeuntil(when)}
+
+
+# --- lobby, settings ----------------------------------------------------------
 def lobby(request: HttpRequest) -> HttpResponse:
     mine = []
     if request.user.is_authenticated:
-        games = Game.objects.filter(Q(seats__user=request.user) | Q(gm=request.user)
-                                    ).distinct().select_related("gm")
+        games = list(Game.objects.filter(Q(seats__user=request.user) | Q(gm=request.user)
+                                         ).distinct().select_related("gm"))
+        unread = talk.unread(games, request.user)
         for game in games:
             owing = actions.owing_summary(game)["owing"] if game.status == "running" else []
             seat = game.seat_of(request.user)
-            mine.append({"game": game, "seat": seat,
+            counts = unread.get(game.pk, {})
+            mine.append({"game": game, "seat": seat, "unread": counts,
+                         "unread_total": sum(counts.values()),
                          "i_owe": bool(seat and seat.name in owing)})
     open_games = Game.objects.filter(status=Game.Status.OPEN).select_related("gm")[:50]
     running = Game.objects.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]
@@ -46,72 +81,82 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "rulesets": registry.engines().values()})
 
 
-def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+@login_required
+def time_zone(request: HttpRequest) -> HttpResponse:
+    """The reader's time zone: deadlines on pages and in mail are shown in it."""
+    form = TimeZoneForm(request.POST or None,
+                        initial={"time_zone": zone_name_of(request.user)})
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}.")
-        return redirect("lobby")
-    return render(request, "registration/signup.html", {"form": form})
+        set_zone(request.user, form.cleaned_data["time_zone"])
+        chosen = form.cleaned_data["time_zone"] or "none (pages follow your browser)"
+        messages.success(request, f"Time zone saved: {chosen}.")
+        return redirect(request.POST.get("next") or "time-zone")
+    return render(request, "web/time_zone.html", {"form": form})
+
+
+# --- new games, joining ----------------------------------------------------------------
+@login_required
+def choose_ruleset(request: HttpRequest) -> HttpResponse:
+    if request.GET.get("ruleset"):
+        return redirect("new-game-of", ruleset=request.GET["ruleset"])
+    return render(request, "web/choose_ruleset.html", {"engines": registry.engines().values()})
 
 
 @login_required
-def new_game(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None)
+def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
+    try:
+        engine = registry.get(ruleset)
+    except registry.UnknownRuleset:
+        raise Http404(f"no ruleset {ruleset!r}") from None
+    form = NewGameForm(engine, request.POST or None)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            game = actions.create_game(request.user, **form.cleaned_data)
+            game = actions.create_game(
+                request.user, ruleset=ruleset, title=data["title"], options=form.options(),
+                turn_hours=data["turn_hours"], turn_minutes=data["turn_minutes"],
+                process_early=data["process_early"], hold_for_review=data["hold_for_review"])
         except ActionError as exc:
-            form.add_error("options" if "option" in exc.message else None, exc.message)
+            form.add_error(None, exc.message)
         else:
-            messages.success(request, "Game created: you are its GM. Players can join now.")
+            if data["role"] == NewGameForm.ROLE_PLAY:
+                try:
+                    seat = actions.join_game(game, request.user)
+                    messages.success(request, f"Game created. You are its GM and play seat "
+                                              f"{seat.name}. Share the invite link below.")
+                except ActionError as exc:
+                    messages.error(request, f"Game created, but you could not take a seat: "
+                                            f"{exc.message}")
+            else:
+                messages.success(request, "Game created: you referee it. Share the invite "
+                                          "link below; start the game once enough joined.")
             return redirect("game", pk=game.pk)
-    engines = [{"name": e.name, "title": e.title, "seats": f"{e.min_seats}-{e.max_seats}",
-                "options": e.options} for e in registry.engines().values()]
-    return render(request, "web/new_game.html", {"form": form, "engines": engines})
+    return render(request, "web/new_game.html", {"form": form, "engine": engine})
 
 
-def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
-    summary = actions.game_summary(game, request.user)
-    engine = actions.engine_for(game)
-    viewer = actions.viewer_for(game, request.user)
-    board = engine.board(summary["view"]) if summary["view"] is not None else None
-    seat = game.seat_of(request.user)
-    context = {
-        "game": game, "s": summary,
-        "board": mark_safe(board) if board else None,  # engines build SVG from the view only
-        "view_json": json.dumps(summary["view"], indent=2, sort_keys=True, default=str),
-        "reports": list(reversed(actions.reports_for(game, request.user))),
-        "setup_report": actions.setup_report(game, viewer),
-        "orders_form": OrdersForm(),
-        "post_form": PostForm(),
-        "posts": game.posts.select_related("author"),
-        "can_join": (request.user.is_authenticated and game.status == Game.Status.OPEN
-                     and seat is None and len(summary["seats"]) < summary["capacity"]),
-        "my_reply_address": seat.reply_address if seat else None,
-    }
-    context.update(extra)
-    return context
-
-
-def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """The link a GM shares: what the game is, who is in, and one button to join."""
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
-    return render(request, "web/game.html", _game_context(request, game))
-
-
-def _back(pk: int, anchor: str = "") -> HttpResponse:
-    return redirect(reverse("game", kwargs={"pk": pk}) + anchor)
+    engine = actions.engine_for(game)
+    seat = game.seat_of(request.user)
+    return render(request, "web/invite.html", {
+        "game": game, "engine": engine, "seat": seat,
+        "seats": game.seats.select_related("user").order_by("id"),
+        "capacity": actions.seat_capacity(game),
+        "can_join": game.status == Game.Status.OPEN and seat is None})
 
 
 @login_required
 @require_POST
 def join(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
     try:
-        seat = actions.join_game(get_object_or_404(Game, pk=pk), request.user)
-        messages.success(request, f"You have seat {seat.name}.")
+        seat = actions.join_game(game, request.user)
+        messages.success(request, f"You have seat {seat.name}. The GM starts the game once "
+                                  "enough players have joined; you will get a mail when "
+                                  "turn 1 opens.")
     except ActionError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, f"You could not join: {exc.message}.")
     return _back(pk)
 
 
@@ -120,10 +165,131 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         actions.start_game(get_object_or_404(Game, pk=pk), request.user)
-        messages.success(request, "The game has started.")
+        messages.success(request, "The game has started: turn 1 is open for orders.")
     except ActionError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, f"The game did not start: {exc.message}.")
     return _back(pk)
+
+
+# --- the game page ---------------------------------------------------------------------
+def _next_step(game: Game, summary: dict, seat, engine) -> str:
+    """One sentence: what happens next for this reader."""
+    if game.status == Game.Status.OPEN:
+        joined, need = len(summary["seats"]), engine.min_seats
+        if summary["is_gm"]:
+            return (f"{joined} of {summary['capacity']} seats taken. Share the invite link; "
+                    f"you can start the game once at least {need} player(s) joined.")
+        if seat is not None:
+            return (f"You have seat {seat.name}. Waiting for the GM ({summary['gm']}) to start "
+                    f"the game ({joined} joined, at least {need} needed); you will get a mail "
+                    "when turn 1 opens.")
+        return "This game is waiting for players: join it to take a seat."
+    if game.status == Game.Status.PAUSED:
+        return "The GM has paused this game; orders open again when it resumes."
+    if game.status == Game.Status.FINISHED:
+        return "The game is over. The dice secret is public: anyone can verify every die."
+    turn = summary["turn"]
+    if not turn:
+        return ""
+    if turn["status"] != "open":
+        return f"Turn {turn['number']} is being resolved; its report comes next."
+    if seat is not None and seat.name in turn["owing"]:
+        return f"Your orders for turn {turn['number']} are due."
+    if seat is not None and seat.name in turn.get("waiting_for", []):
+        return (f"Your orders for turn {turn['number']} are in; you may change them until "
+                "the deadline.")
+    waiting = ", ".join(turn["owing"]) or "nobody"
+    return f"Turn {turn['number']}: waiting for {waiting}."
+
+
+def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
+    summary = actions.game_summary(game, request.user)
+    engine = actions.engine_for(game)
+    seat = game.seat_of(request.user)
+    players = {s["name"]: s["player"] for s in summary["seats"]}
+    board = engine.board(summary["view"]) if summary["view"] is not None else None
+    turn = summary["turn"]
+    prompt = (turn or {}).get("my_prompt")
+    my_orders = (turn or {}).get("my_orders")
+    offers = None
+    if prompt and seat is not None:
+        offers = prompts.offers(engine, engine.from_json(game.state), seat.name, prompt)
+    initial = "\n".join(my_orders["orders"]) if my_orders and not my_orders["withdrawn"] else ""
+    own_count = None
+    if prompt and turn:
+        match = re.search(r"\b(turn|round)\s+(\d+)", prompt.get("title", ""), re.I)
+        if match and int(match.group(2)) != turn["number"]:
+            own_count = f"{match.group(1).lower()} {match.group(2)}"
+    reports = actions.reports_for(game, request.user)
+    latest = reports[-1] if reports else None
+    result = dict(summary["result"] or {})
+    if result.get("summary"):
+        result["summary"] = name_seats(result["summary"], players)
+    gm_seats = [s for s in game.seats.select_related("user")
+                if s.user_id and game.is_gm(s.user)]
+    recipients = talk.recipients_for(game, request.user)
+    context = {
+        "game": game, "s": summary, "engine": engine, "result": result,
+        "board": mark_safe(board) if board else None,  # engines build SVG from the view only
+        "view_json": json.dumps(summary["view"], indent=2, sort_keys=True, default=str),
+        "latest": latest, "turns_published": [r["turn"] for r in reports],
+        "setup_report": actions.setup_report(game, actions.viewer_for(game, request.user)),
+        "orders_form": OrdersForm(initial={"text": initial,
+                                           "turn": turn["number"] if turn else None}),
+        "offers": offers, "post_form": PostForm(),
+        "posts": game.posts.select_related("author"),
+        "press": list(talk.visible(game, request.user)),
+        "press_form": PressForm(recipients) if recipients else None,
+        "can_join": (request.user.is_authenticated and game.status == Game.Status.OPEN
+                     and seat is None and len(summary["seats"]) < summary["capacity"]),
+        "my_reply_address": seat.reply_address if seat else None,
+        "deadline": deadline_context(request, turn["deadline"]) if turn else {},
+        "zone_chosen": bool(zone_name_of(request.user)),
+        "next_step": _next_step(game, summary, seat, engine),
+        "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
+        "live_json": json.dumps(_live(game, request.user), sort_keys=True),
+        "invite_url": request.build_absolute_uri(reverse("game-invite", args=[game.pk])),
+        "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],
+    }
+    context.update(extra)
+    return context
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
+    response = render(request, "web/game.html", _game_context(request, game))
+    talk.mark_seen(game, request.user)
+    return response
+
+
+def _live(game: Game, user) -> dict:
+    owing = actions.owing_summary(game)
+    turn = game.current_turn()
+    marks = talk.latest_marks(game, user)
+    return {"status": game.status, "turn": turn.number if turn else None,
+            "turn_status": turn.status if turn else None,
+            "deadline": turn.deadline.isoformat() if turn and turn.deadline else None,
+            "owing": owing["owing"], "in": owing["in"], **marks}
+
+
+def live(request: HttpRequest, pk: int) -> JsonResponse:
+    """What changed, for the page's polling refresh: status, who owes, newest items.
+
+    Never game state: only what the page header already shows every reader.
+    """
+    game = get_object_or_404(Game, pk=pk)
+    return JsonResponse(_live(game, request.user))
+
+
+def _back(pk: int, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("game", kwargs={"pk": pk}) + anchor)
+
+
+def _submit(game: Game, seat, text: str, turn_number: int | None, user) -> Submission:
+    kwargs = {"source": Submission.Source.WEB, "author": user}
+    if "turn_number" in inspect.signature(actions.submit_orders).parameters:
+        kwargs["turn_number"] = turn_number
+    return actions.submit_orders(game, seat, text, **kwargs)
 
 
 @login_required
@@ -133,31 +299,44 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     seat = game.seat_of(request.user)
     form = OrdersForm(request.POST)
     if seat is None or not form.is_valid():
-        messages.error(request, "You have no seat in this game.")
+        messages.error(request, "Only a seated player of this game can send orders.")
         return _back(pk)
     text = form.cleaned_data["text"].strip() or form.cleaned_data["choice"].strip()
+    turn_number = form.cleaned_data.get("turn")
+    current = game.current_turn()
+    if turn_number and current and turn_number != current.number:
+        messages.error(request, f"Those orders were written for turn {turn_number}, which "
+                                f"has closed; nothing was stored. Turn {current.number} is "
+                                "open now: read its report and order again.")
+        return _back(pk, "#orders")
     if request.POST.get("withdraw"):
         try:
             actions.withdraw_orders(game, seat, author=request.user)
-            messages.success(request, "Your orders are withdrawn.")
+            messages.success(request, "Your orders are withdrawn: default orders will be "
+                                      "used unless you send new ones.")
         except ActionError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, f"Nothing was withdrawn: {exc.message}.")
         return _back(pk, "#orders")
     if not text:
         messages.error(request, "Write your orders (or pick one) before sending.")
         return _back(pk, "#orders")
+    refill = OrdersForm(initial={"text": text, "turn": turn_number})
     try:
-        sub = actions.submit_orders(game, seat, text, source=Submission.Source.WEB,
-                                    author=request.user)
+        if request.POST.get("preview"):
+            orders = actions.check_orders(game, seat, text)
+            return render(request, "web/game.html", _game_context(
+                request, game, preview=orders.text.splitlines(), orders_form=refill,
+                preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
+        sub = _submit(game, seat, text, turn_number, request.user)
     except OrdersInvalid as exc:
         return render(request, "web/game.html", _game_context(
             request, game, order_errors=exc.errors, accepted=exc.accepted,
-            orders_form=OrdersForm(initial={"text": text})), status=400)
+            orders_form=refill), status=400)
     except ActionError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, f"Your orders were not stored: {exc.message}.")
         return _back(pk, "#orders")
-    messages.success(request, f"Orders accepted (version {sub.version}, receipt "
-                              f"{sub.receipt[:16]}…).")
+    messages.success(request, f"Orders accepted for turn {sub.turn.number} (version "
+                              f"{sub.version}, receipt {sub.receipt[:16]}…).")
     return _back(pk, "#orders")
 
 
@@ -169,11 +348,49 @@ def post_message(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             actions.post_message(game, request.user, form.cleaned_data["markdown"])
+            messages.success(request, "Posted to the thread.")
         except ActionError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, f"Not posted: {exc.message}.")
     else:
         messages.error(request, "A message needs some text (at most 20000 characters).")
     return _back(pk, "#thread")
+
+
+@login_required
+@require_POST
+def send_press(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    form = PressForm(talk.recipients_for(game, request.user), request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose whom to write to and write something "
+                                "(at most 20000 characters).")
+        return _back(pk, "#press")
+    try:
+        talk.send(game, request.user, form.cleaned_data["recipient"], form.cleaned_data["text"])
+        messages.success(request, f"Private message sent to {form.cleaned_data['recipient']} "
+                                  "(the GM can read it too).")
+    except ActionError as exc:
+        messages.error(request, f"Not sent: {exc.message}.")
+    return _back(pk, "#press")
+
+
+def export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's public record as a file, exactly what /verify/ and the CLI verifier read.
+
+    Same rules as GET /api/games/<id>/export/: everyone once the game is over (with the
+    secret), the GM any time (without the secret until the end).
+    """
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        record = actions.export_game(game, for_gm=game.is_gm(request.user))
+    except ActionError as exc:
+        return HttpResponse(f"No export: {exc.message}.\n", status=exc.status,
+                            content_type="text/plain; charset=utf-8")
+    body = json.dumps(record, indent=2, sort_keys=True, default=str) + "\n"
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = (f'attachment; filename="game-{game.pk}-'
+                                       f'{game.ruleset}.json"')
+    return response
 
 
 class ReportsFeed(Feed):
@@ -203,7 +420,7 @@ class ReportsFeed(Feed):
         return post.html
 
     def item_link(self, post):
-        return reverse("game", kwargs={"pk": post.game_id}) + f"#report-{post.turn_number}"
+        return reverse("game-turn", kwargs={"pk": post.game_id, "number": post.turn_number})
 
     def item_pubdate(self, post):
         return post.created

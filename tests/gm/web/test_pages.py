@@ -1,10 +1,22 @@
-"""Server-rendered pages with Django's test client (the browser tests drive the same)."""
+"""Server-rendered pages with Django's test client (the browser tests drive the same).
+
+Each test reads the page as a player would read it: what the HTML says, not only what
+the database holds.
+"""
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
+from html import unescape
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from games.core.verify import verify_record
 from gm.play import actions
 from gm.play.models import Game, Post
 
@@ -18,6 +30,10 @@ def _client(user=None) -> Client:
     return c
 
 
+def _text(resp) -> str:
+    return resp.content.decode()
+
+
 def test_signup_then_lobby():
     c = Client()
     resp = c.post("/signup/", {"username": "newbie", "email": "n@example.org",
@@ -26,42 +42,273 @@ def test_signup_then_lobby():
     assert "newbie" in c.get("/").content.decode()
 
 
-def test_new_game_form_names_allowed_values(gm_user):
+def test_new_game_options_are_fields_from_engine_metadata(gm_user):
     c = _client(gm_user)
-    page = c.get("/games/new/").content.decode()
-    assert "Tally (test game)" in page and "target" in page
-    resp = c.post("/games/new/", {"ruleset": "tally", "title": "Web", "options": "target = 3",
-                                  "turn_hours": 1, "turn_minutes": 0, "process_early": "on"})
+    assert "Tally (test game)" in _text(c.get("/games/new/"))
+    page = _text(c.get("/games/new/tally/"))
+    # Int-range options are number fields with their bounds, not `name = value` text.
+    assert re.search(r'<input type="number" name="option_target" value="12"[^>]*min="5"', page)
+    assert 'max="100"' in page
+    resp = c.post("/games/new/tally/", {"title": "Web", "option_target": 3, "option_max_turns": 6,
+                                        "role": "referee", "turn_hours": 1, "turn_minutes": 0,
+                                        "process_early": "on"})
     assert resp.status_code == 200
-    assert "option &#x27;target&#x27;: 3 is outside 5..100" in resp.content.decode()
-    resp = c.post("/games/new/", {"ruleset": "tally", "title": "Web", "options": "target = 20",
-                                  "turn_hours": 1, "turn_minutes": 0})
+    assert "Ensure this value is greater than or equal to 5" in _text(resp)
+    resp = c.post("/games/new/tally/", {"title": "Web", "option_target": 20,
+                                        "option_max_turns": 6, "role": "referee",
+                                        "turn_hours": 1, "turn_minutes": 0})
     game = Game.objects.get(title="Web")
     assert resp.status_code == 302 and game.options["target"] == 20
-    assert game.process_early is False
+    assert game.process_early is False and not game.seats.exists()
 
 
-def test_game_page_join_start_order_and_report(gm_user, players, on_commit):
-    gm = _client(gm_user)
-    game = actions.create_game(gm_user, ruleset="tally", title="Page game",
-                               options={"max_turns": 2})
+def test_creator_chooses_to_play_only_where_nothing_is_hidden(gm_user, tally_engine,
+                                                               monkeypatch):
+    c = _client(gm_user)
+    form = {"title": "Mine", "option_target": 12, "option_max_turns": 6, "role": "play",
+            "turn_hours": 1, "turn_minutes": 0}
+    refused = _text(c.post("/games/new/tally/", form))
+    assert "its GM sees everything, so the GM cannot also play" in unescape(refused)
+    assert not Game.objects.filter(title="Mine").exists()
+    monkeypatch.setattr(tally_engine, "hidden_information", False, raising=False)
+    resp = c.post("/games/new/tally/", form)
+    game = Game.objects.get(title="Mine")
+    assert game.seat_of(gm_user) is not None
+    page = _text(c.get(resp["Location"]))
+    assert "You are its GM and play seat P1" in page
+    assert 'id="gm-plays"' in page and "gamemaster holds seat P1" in page
+    assert "Invite link:" in page and f"/games/{game.pk}/invite/" in page
+
+
+def test_join_and_what_happens_next(gm_user, players):
+    game = actions.create_game(gm_user, ruleset="tally", title="Joinable")
     alice = _client(players[0])
-    assert alice.post(f"/games/{game.pk}/join/").status_code == 302
-    assert "Start the game" in gm.get(f"/games/{game.pk}/").content.decode()
-    gm.post(f"/games/{game.pk}/start/")
-    page = alice.get(f"/games/{game.pk}/").content.decode()
-    assert "Waiting for:" in page and "ADD 1" in page and "play+" in page
-    bad = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 7"})
-    assert bad.status_code == 400
-    assert "Line 1: ADD amount 7 is out of range — use 1..3" in bad.content.decode()
+    invite = _text(alice.get(f"/games/{game.pk}/invite/"))
+    assert "Join this game" in invite and "0 of 4 seats taken" in invite
+    resp = alice.post(f"/games/{game.pk}/join/")
+    page = _text(alice.get(resp["Location"]))
+    assert "You have seat P1" in page
+    assert "Waiting for the GM (gamemaster) to start the game" in page
+    again = _text(alice.get(alice.post(f"/games/{game.pk}/join/")["Location"]))
+    assert "You could not join: you already have a seat in this game." in again
+
+
+def _start(gm_user, players, **kw):
+    game = actions.create_game(gm_user, ruleset="tally", title=kw.pop("title", "Page game"),
+                               options=kw.pop("options", {"max_turns": 3}), **kw)
+    actions.join_game(game, players[0])
+    actions.join_game(game, players[1])
+    game = actions.start_game(game, gm_user)
+    return game
+
+
+def test_sent_orders_show_as_understood_with_receipt_and_back_in_the_box(gm_user, players,
+                                                                         on_commit):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
     with on_commit():
-        alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 2"})
-    ok = alice.get(f"/games/{game.pk}/")
-    text = ok.content.decode()
-    assert "Orders accepted (version 1" in text
-    assert "Turn 2" in text
-    assert "P1 adds 2" in text  # process_early: the turn resolved and the report shows
-    assert "your secret die" in text
+        resp = alice.post(f"/games/{game.pk}/orders/", {"text": "add 2", "turn": 1})
+    assert resp.status_code == 302 and resp["Location"].endswith("#orders")
+    page = _text(alice.get(resp["Location"]))
+    assert "{{" not in page and "{%" not in page
+    assert re.search(r'<pre id="my-orders">ADD 2\s*</pre>', page)  # as understood
+    assert "Receipt <code" in page and "Orders accepted for turn 1 (version 1" in page
+    assert re.search(r'<textarea name="text"[^>]*>\s*ADD 2</textarea>', page)  # for editing
+    assert '<input type="hidden" name="turn" value="1"' in page
+
+
+def test_refused_orders_errors_first_and_no_line_zero(gm_user, players):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    bad = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 7", "turn": 1})
+    assert bad.status_code == 400
+    page = _text(bad)
+    assert "Line 1: ADD amount 7 is out of range — use 1..3" in page
+    # The errors come before the prompt, the box and the quick picks, and get the focus.
+    assert page.index('id="order-errors"') < page.index('id="id_text"')
+    assert 'role="alert" tabindex="-1"' in page
+    assert re.search(r"<textarea[^>]*>\s*ADD 7</textarea>", page)  # the text is kept
+    whole = _text(alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1\nADD 2"}))
+    assert "send exactly one ADD order" in whole and "Line 0" not in whole
+
+
+def test_orders_for_a_closed_turn_are_refused_not_moved(gm_user, players):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    resp = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 7})
+    page = _text(alice.get(resp["Location"]))
+    assert game.turns.get(number=1).submissions.count() == 0
+    assert "Those orders were written for turn 7, which has closed; nothing was stored" in page
+
+
+def test_preview_shows_orders_as_understood_without_storing(gm_user, players):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    resp = alice.post(f"/games/{game.pk}/orders/", {"text": "add 3", "turn": 1, "preview": "1"})
+    page = _text(resp)
+    assert resp.status_code == 200 and 'id="order-preview"' in page
+    assert re.search(r"Orders as understood</strong> \(not sent yet\):</p><pre>ADD 3", page)
+    assert game.turns.get(number=1).submissions.count() == 0
+
+
+def test_quick_picks_parse_and_multiline_example_keeps_its_lines(make_game, players):
+    game = make_game("dungeonquest", 1)
+    page = _text(_client(players[0]).get(f"/games/{game.pk}/"))
+    example = re.search(r'<pre id="example-text">(.*?)</pre>', page, re.S)
+    assert example, "the engine's example is shown in a block that keeps its lines"
+    engine = actions.engine_for(game)
+    state = engine.from_json(game.state)
+    seat = game.seats.get(user=players[0]).name
+    engine.parse_orders(state, seat, unescape(example.group(1)))  # parses as shown
+    for pick in re.findall(r'class="pick" data-line="([^"]*)"', page):
+        engine.parse_orders(state, seat, unescape(pick))
+
+
+def test_export_download_is_accepted_by_both_verifiers(gm_user, players, on_commit, tmp_path):
+    game = _start(gm_user, players, options={"max_turns": 1})
+    outsider = _client(players[2])
+    assert outsider.get(f"/games/{game.pk}/export.json").status_code == 409
+    with on_commit():
+        _client(players[0]).post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+        _client(players[1]).post(f"/games/{game.pk}/orders/", {"text": "ADD 2", "turn": 1})
+    game.refresh_from_db()
+    assert game.status == "finished"
+    page = _text(outsider.get(f"/games/{game.pk}/"))
+    assert f'href="/games/{game.pk}/export.json" download' in page
+    resp = outsider.get(f"/games/{game.pk}/export.json")
+    assert resp.status_code == 200 and resp["Content-Type"].startswith("application/json")
+    assert resp["Content-Disposition"] == f'attachment; filename="game-{game.pk}-tally.json"'
+    record = json.loads(resp.content)
+    assert verify_record(record).ok
+    path = tmp_path / "export.json"
+    path.write_bytes(resp.content)
+    cli = subprocess.run([sys.executable, "-c", (
+        "import sys; from tests.gm.engines import ENGINE; from games.core import registry;"
+        "registry.engines()[ENGINE.name] = ENGINE; from games.core.verify import main;"
+        f"sys.exit(main([{str(path)!r}]))")], capture_output=True, text=True)
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    assert cli.stdout.startswith("OK: 1 turns replayed")
+    upload = SimpleUploadedFile("export.json", resp.content, content_type="application/json")
+    verdict = _text(Client().post("/verify/", {"export": upload}))
+    assert "Verified: 1 turn replayed" in verdict and "Mismatch" not in verdict
+
+
+def test_end_of_game_names_players_and_the_order_card_shows_the_result(gm_user, players,
+                                                                      on_commit):
+    game = _start(gm_user, players, options={"max_turns": 1})
+    with on_commit():
+        _client(players[0]).post(f"/games/{game.pk}/orders/", {"text": "ADD 3", "turn": 1})
+        _client(players[1]).post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+    game.refresh_from_db()
+    page = _text(_client(players[0]).get(f"/games/{game.pk}/"))
+    assert "You owe no orders right now" not in page
+    final = re.search(r'<p id="final-result"><strong>(.*?)</strong>', page).group(1)
+    assert "(alice)" in final or "(bob)" in final, final
+
+
+def test_each_report_appears_once_and_history_pages_have_previous_next(gm_user, players,
+                                                                       on_commit):
+    game = _start(gm_user, players, options={"max_turns": 3})
+    alice, bob = _client(players[0]), _client(players[1])
+    for number in (1, 2):
+        with on_commit():
+            alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 2", "turn": number})
+            bob.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": number})
+    page = _text(alice.get(f"/games/{game.pk}/"))
+    assert page.count("P1 adds 2") == 1  # the latest report once, not again in the thread
+    assert f'href="/games/{game.pk}/turns/1/"' in page  # the thread links to older reports
+    first = _text(alice.get(f"/games/{game.pk}/turns/1/"))
+    assert "turn 1" in first and f'id="next" rel="next" href="/games/{game.pk}/turns/2/"' in first
+    assert f'id="previous" rel="prev" href="/games/{game.pk}/turns/0/"' in first
+    assert "your secret die" in first  # alice's own report of that turn
+    setup = _text(alice.get(f"/games/{game.pk}/turns/0/"))
+    assert "my_secret" in setup and "setup" in setup
+    # Bob's history shows bob's view, never alice's secret.
+    secrets = game.records.get(number=2).state_after["secret"]
+    bob_view = _text(bob.get(f"/games/{game.pk}/turns/2/"))
+    assert f"&#x27;my_secret&#x27;: {secrets['P2']}" in bob_view
+    assert "&#x27;secret&#x27;" not in bob_view
+    assert alice.get(f"/games/{game.pk}/turns/9/").status_code == 404
+
+
+def test_gm_turn_page_shows_events_in_words(gm_user, players, on_commit):
+    game = _start(gm_user, players, options={"max_turns": 2})
+    with on_commit():
+        _client(players[0]).post(f"/games/{game.pk}/orders/", {"text": "ADD 2", "turn": 1})
+        _client(players[1]).post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+    page = _text(_client(gm_user).get(f"/games/{game.pk}/gm/turns/1/"))
+    events = page[page.index("<h3>Events</h3>"):]
+    events = events[:events.index("</ol>")]
+    assert "{&#x27;" not in events and "{'" not in events
+    assert re.search(r"seat: P1; n: 2", events), events
+
+
+def test_press_is_private_between_seats_and_visible_to_the_gm(gm_user, players):
+    game = _start(gm_user, players)
+    carol = players[2]
+    alice, bob = _client(players[0]), _client(players[1])
+    resp = alice.post(f"/games/{game.pk}/press/", {"recipient": "P2", "text": "Ally with me?"})
+    assert resp.status_code == 302 and resp["Location"].endswith("#press")
+    assert "Ally with me?" in _text(bob.get(f"/games/{game.pk}/"))
+    assert "Ally with me?" in _text(_client(gm_user).get(f"/games/{game.pk}/"))
+    assert "Ally with me?" not in _text(_client(carol).get(f"/games/{game.pk}/"))
+    assert "Ally with me?" not in _text(Client().get(f"/games/{game.pk}/"))
+    assert "Ally with me?" not in _text(Client().get(f"/games/{game.pk}/feed/"))
+    outsider = _client(carol)
+    refused = outsider.post(f"/games/{game.pk}/press/", {"recipient": "P1", "text": "hi"})
+    assert "Choose whom to write to" in _text(outsider.get(refused["Location"]))
+    assert game.press.count() == 1
+
+
+def test_lobby_marks_unread_reports_posts_and_press(gm_user, players, on_commit):
+    game = _start(gm_user, players, title="Owing game")
+    alice, bob = _client(players[0]), _client(players[1])
+    lobby = _text(alice.get("/"))
+    assert "Owing game" in lobby and "orders due" in lobby
+    alice.get(f"/games/{game.pk}/")  # seen
+    assert 'class="badge unread"' not in _text(alice.get("/"))
+    bob.post(f"/games/{game.pk}/thread/", {"markdown": "hello"})
+    bob.post(f"/games/{game.pk}/press/", {"recipient": "P1", "text": "psst"})
+    lobby = _text(alice.get("/"))
+    assert "2 new" in lobby and "1 post" in lobby and "1 private" in lobby
+    bob_lobby = _text(bob.get("/"))  # bob's own post and press are not news to him
+    assert "1 post" not in bob_lobby and "private)" not in bob_lobby
+
+
+def test_live_json_says_what_changed_and_no_state(gm_user, players):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    first = alice.get(f"/games/{game.pk}/live.json").json()
+    assert first["turn"] == 1 and first["owing"] == ["P1", "P2"] and "view" not in first
+    alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+    _client(players[1]).post(f"/games/{game.pk}/thread/", {"markdown": "hi"})
+    second = Client().get(f"/games/{game.pk}/live.json").json()
+    assert second["owing"] == ["P2"] and second["in"] == ["P1"]
+    assert second["post"] > first["post"]
+    assert "secret" not in json.dumps(second)
+
+
+def test_deadline_in_the_readers_zone(gm_user, players):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    page = _text(alice.get(f"/games/{game.pk}/"))
+    assert 'data-zone-chosen="0"' in page and "UTC" in page
+    resp = alice.post("/settings/time-zone/", {"time_zone": "Asia/Tokyo"})
+    assert resp.status_code == 302
+    page = _text(alice.get(f"/games/{game.pk}/"))
+    deadline = game.current_turn().deadline
+    from zoneinfo import ZoneInfo
+    local = deadline.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M JST")
+    assert local in page and 'data-zone-chosen="1"' in page
+    assert "unknown" not in _text(alice.get("/settings/time-zone/")).split("<main")[0]
+
+
+def test_rules_page_from_metadata_and_readme(players):
+    page = _text(_client(players[0]).get("/rules/combat_dice/"))
+    assert "<h1>Warpspawn Combat Dice: rules and orders</h1>" in page
+    assert "The first order form" in page and "Arm your combatant" in page
+    assert "The order language" in page  # from games/combat_dice/README.md
+    assert Client().get("/rules/nope/").status_code == 404
 
 
 def test_anonymous_sees_public_only_and_cannot_order(make_game, players):
@@ -87,7 +334,6 @@ def test_thread_post_and_feed(make_game, players, on_commit):
     assert "Turn 1" in feed.content.decode()
 
 
-def test_lobby_shows_what_i_owe(make_game, players):
-    make_game("tally", 2, title="Owing game")
-    page = _client(players[0]).get("/").content.decode()
-    assert "Owing game" in page and "orders due" in page
+def test_favicon():
+    resp = Client().get("/favicon.ico")
+    assert resp.status_code == 301 and resp["Location"].endswith("favicon.svg")

@@ -1,10 +1,21 @@
-"""Seed demo users and a demo game so a newcomer sees a running game at once."""
+"""Seed demo users and a demo game so a newcomer sees a running game at once.
+
+The demo games' notices (turn opened, one per seat) would print hundreds of lines on a
+console mail backend before `make run` shows its URL, so while seeding, console mail goes
+to files under var/mail/ instead, and the per-task log lines are quietened.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test.utils import override_settings
 
 from games.core import registry
 from gm.play import actions
@@ -18,6 +29,26 @@ class Command(BaseCommand):
     help = "Create demo users (password demo-pass-123) and a started demo game per ruleset."
 
     def handle(self, *args, **opts):
+        quiet = contextlib.ExitStack()
+        mail_dir = Path(settings.VAR_DIR) / "mail" if hasattr(settings, "VAR_DIR") else None
+        if settings.EMAIL_BACKEND.endswith("console.EmailBackend") and mail_dir is not None:
+            mail_dir.mkdir(parents=True, exist_ok=True)
+            quiet.enter_context(override_settings(
+                EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+                EMAIL_FILE_PATH=str(mail_dir)))
+        trace = logging.getLogger("celery.app.trace")
+        level = trace.level
+        trace.setLevel(logging.WARNING)
+        try:
+            with quiet:
+                self._seed()
+        finally:
+            trace.setLevel(level)
+        if mail_dir is not None and settings.EMAIL_BACKEND.endswith("console.EmailBackend"):
+            self.stdout.write(f"Demo notices were written to {mail_dir}/ instead of the "
+                              "console.")
+
+    def _seed(self) -> None:
         User = get_user_model()
         users = {}
         for name in DEMO_USERS:

@@ -15,6 +15,17 @@ from django.db import close_old_connections
 from gm.play.periodic import Loop
 
 
+class _NoTracebackBelow500(logging.Filter):
+    """A 403 or 404 is an answer, not a fault: log its one line, not a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if status is not None and status < 500:
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def _sweep_forever(interval: float, stop: threading.Event) -> None:
     loop = Loop()
     while not stop.is_set():
@@ -37,6 +48,11 @@ class Command(BaseCommand):
                                  "(0: no listener); replies go through EMAIL_URL")
 
     def handle(self, *args, addrport="127.0.0.1:8000", smtp_port=8025, **opts):
+        logging.getLogger("django.request").addFilter(_NoTracebackBelow500())
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)  # a line per task
+        if settings.DEBUG and logging.getLogger("django").handlers:
+            # Django's own console handler already prints its records; do not print twice.
+            logging.getLogger("django").propagate = False
         smtp = None
         if smtp_port and apps.is_installed("gm.mail"):
             from gm.mail.smtp_server import controller

@@ -1,0 +1,150 @@
+"""Press and unread markers: the rules, so that views stay thin.
+
+Who may read a message: its sender, its recipient (the seat's player, or the GM end's
+GM and co-GMs) and every GM of the game. Who may send: a seated player (to another seat
+or to the GM) and a GM (to a seat). Nothing here reveals game state.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from gm.play.errors import ActionError, NotAllowed
+from gm.play.models import Game, Post
+from gm.play.rendering import render_markdown
+
+from .models import GM_END, LastSeen, Message
+
+log = logging.getLogger(__name__)
+MAX_CHARS = 20000
+
+
+def my_end(game: Game, user) -> str | None:
+    """The reader's end of press in this game: a seat name, "GM", or None."""
+    seat = game.seat_of(user)
+    if seat is not None:
+        return seat.name
+    if game.is_gm(user):
+        return GM_END
+    return None
+
+
+def recipients_for(game: Game, user) -> list[str]:
+    """Whom this reader may write to (never themselves)."""
+    mine = my_end(game, user)
+    if mine is None:
+        return []
+    seats = [s.name for s in game.seats.order_by("id")]
+    ends = [s for s in seats if s != mine]
+    if mine != GM_END:
+        ends.append(GM_END)
+    return ends
+
+
+def visible(game: Game, user):
+    """The press this reader may read, oldest first."""
+    qs = Message.objects.filter(game=game).select_related("author")
+    if game.is_gm(user):
+        return qs
+    mine = my_end(game, user)
+    if mine is None:
+        return qs.none()
+    return qs.filter(Q(sender=mine) | Q(recipient=mine))
+
+
+def send(game: Game, user, recipient: str, text: str) -> Message:
+    mine = my_end(game, user)
+    if mine is None:
+        raise NotAllowed("only the game's players and GM can send press")
+    if not text.strip():
+        raise ActionError("a message cannot be empty")
+    if len(text) > MAX_CHARS:
+        raise ActionError(f"a message can be at most {MAX_CHARS} characters")
+    allowed = recipients_for(game, user)
+    if recipient not in allowed:
+        raise ActionError(f"you cannot write to {recipient!r}; choose one of: "
+                          f"{', '.join(allowed) or 'nobody'}")
+    turn = game.current_turn()
+    message = Message.objects.create(
+        game=game, author=user, sender=mine, recipient=recipient, markdown=text,
+        html=render_markdown(text), turn_number=turn.number if turn else None)
+    _notify(game, message)
+    return message
+
+
+def _notify(game: Game, message: Message) -> None:
+    """Mail the recipient (the seat's player, or the GM) through the mail outbox."""
+    try:
+        from gm.mail import outbox
+    except ImportError:  # the mail app is optional
+        return
+    if message.recipient == GM_END:
+        users = [game.gm]
+    else:
+        seat = game.seats.filter(name=message.recipient).select_related("user").first()
+        users = [seat.user] if seat and seat.user else []
+    link = f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/#press"
+    for user in users:
+        if not user.email:
+            continue
+        outbox.enqueue(
+            key=f"press/{message.pk}/{user.pk}", kind="press", to=user.email, user=user,
+            subject=f"[{game.title}] press from {message.sender}",
+            text=(f"{message.sender} writes to {message.recipient} in {game.title}:\n\n"
+                  f"{message.markdown}\n\nAnswer on the game page: {link}\n"))
+
+
+# --- unread markers --------------------------------------------------------------------
+def mark_seen(game: Game, user, when: datetime | None = None) -> None:
+    if getattr(user, "is_authenticated", False):
+        LastSeen.objects.update_or_create(user=user, game=game,
+                                          defaults={"at": when or timezone.now()})
+
+
+def unread(games: list[Game], user) -> dict[int, dict[str, int]]:
+    """Per game: how many reports, posts and press messages arrived since the last visit.
+
+    A game never opened counts everything as unread. Three queries for any number of games.
+    """
+    ids = [g.pk for g in games]
+    seen = dict(LastSeen.objects.filter(user=user, game_id__in=ids).values_list("game_id", "at"))
+    out: dict[int, dict[str, int]] = {pk: {"reports": 0, "posts": 0, "press": 0} for pk in ids}
+    for post in Post.objects.filter(game_id__in=ids).values("game_id", "kind", "created",
+                                                               "author_id"):
+        if post["author_id"] == user.pk:
+            continue
+        at = seen.get(post["game_id"])
+        if at is None or post["created"] > at:
+            key = "reports" if post["kind"] == Post.Kind.REPORT else "posts"
+            out[post["game_id"]][key] += 1
+    gm_of = {g.pk for g in games if g.is_gm(user)}
+    seat_of = {}
+    for g in games:
+        seat = g.seat_of(user)
+        if seat is not None:
+            seat_of[g.pk] = seat.name
+    for msg in Message.objects.filter(game_id__in=ids).values("game_id", "sender", "recipient",
+                                                                 "created", "author_id"):
+        if msg["author_id"] == user.pk:
+            continue
+        pk = msg["game_id"]
+        mine = seat_of.get(pk) or (GM_END if pk in gm_of else None)
+        if pk not in gm_of and mine not in (msg["sender"], msg["recipient"]):
+            continue
+        at = seen.get(pk)
+        if at is None or msg["created"] > at:
+            out[pk]["press"] += 1
+    return out
+
+
+def latest_marks(game: Game, user) -> dict[str, Any]:
+    """Small fingerprints of what changed, for the page's live refresh."""
+    posts = Post.objects.filter(game=game).aggregate(last=Max("id"))["last"] or 0
+    press = visible(game, user).aggregate(last=Max("id"))["last"] or 0
+    return {"post": posts, "press": press}

@@ -1,0 +1,62 @@
+"""A help page per ruleset, written from the engine's own metadata and the game's README.
+
+The README (games/<name>/README.md) documents the order language with examples and the
+designed content; the metadata gives seats, options and whether anything is hidden; a
+sample setup shows the first order form exactly as a player meets it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+
+import games
+from games.core import registry
+from games.core.replay import run_setup, secret_rng
+from gm.play.rendering import render_markdown
+
+SAMPLE_SECRET = "00" * 32  # a fixed, public secret: the sample is the same for everyone
+
+
+@lru_cache(maxsize=32)
+def readme_html(name: str) -> str:
+    path = Path(games.__file__).parent / name / "README.md"
+    if not path.is_file():
+        return ""
+    return render_markdown(path.read_text(encoding="utf-8"))
+
+
+def sample_prompt(name: str) -> tuple[str, dict[str, Any]] | None:
+    """The first decision of a sample game with default options: (phase, one seat's prompt)."""
+    engine = registry.get(name)
+    seats = engine.seat_names(max(engine.min_seats, min(2, engine.max_seats)))
+    step = run_setup(engine, seats, engine.validate_options({}), secret_rng(SAMPLE_SECRET, None))
+    decision = engine.decision(step.state)
+    if decision is None:
+        return None
+    seat = decision.seats[0]
+    return decision.phase, {"seat": seat, **decision.prompts[seat]}
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/rules_index.html", {"engines": registry.engines().values()})
+
+
+def rules_page(request: HttpRequest, ruleset: str) -> HttpResponse:
+    try:
+        engine = registry.get(ruleset)
+    except registry.UnknownRuleset:
+        raise Http404(f"no ruleset {ruleset!r}") from None
+    from .views import TURN_NOTE
+
+    sample = sample_prompt(ruleset)
+    return render(request, "web/rules.html", {
+        "engine": engine, "readme": mark_safe(readme_html(ruleset)),  # nh3-sanitised
+        "options": {k: o.to_json() for k, o in engine.options.items()},
+        "sample_phase": sample[0] if sample else None,
+        "sample": sample[1] if sample else None, "turn_note": TURN_NOTE})

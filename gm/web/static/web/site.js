@@ -1,0 +1,147 @@
+/* The game page's small helpers: quick picks, the example, deadlines in the reader's
+   zone with a live countdown, and a polling refresh of what changed (no framework). */
+(function () {
+  "use strict";
+
+  function box() { return document.getElementById("id_text"); }
+
+  function addLine(text) {
+    var t = box();
+    if (!t) return;
+    t.value = t.value && !/\n$/.test(t.value) ? t.value + "\n" + text : t.value + text;
+    t.focus();
+  }
+
+  document.addEventListener("click", function (ev) {
+    var pick = ev.target.closest && ev.target.closest("button.pick");
+    if (pick) { addLine(pick.getAttribute("data-line")); return; }
+    if (ev.target.id === "use-example") {
+      var ex = document.getElementById("example-text");
+      if (ex && box()) { box().value = ex.textContent; box().focus(); }
+    }
+  });
+
+  function left(ms) {
+    if (ms <= 0) return "no time";
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
+        m = Math.floor(s % 3600 / 60);
+    if (d) return d + " d " + h + " h";
+    if (h) return h + " h " + m + " min";
+    if (m) return m + " min " + (s % 60) + " s";
+    return (s % 60) + " s";
+  }
+
+  function tick() {
+    document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
+      el.textContent = left(new Date(el.getAttribute("data-deadline")) - new Date());
+    });
+  }
+
+  function browserZone() {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; }
+  }
+
+  function localDeadlines() {
+    var zone = browserZone();
+    document.querySelectorAll("time.deadline[data-zone-chosen='0']").forEach(function (el) {
+      if (!zone) return;
+      var when = new Date(el.getAttribute("datetime"));
+      var fmt = new Intl.DateTimeFormat(undefined, {weekday: "short", day: "numeric",
+        month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+        timeZone: zone, timeZoneName: "short"});
+      el.textContent = fmt.format(when) + " (your browser's zone)";
+    });
+    document.querySelectorAll("form.save-zone").forEach(function (form) {
+      if (!zone || zone === "UTC") return;
+      form.querySelector("input[name=time_zone]").value = zone;
+      form.querySelector(".zone-name").textContent = zone;
+      form.hidden = false;
+    });
+    document.querySelectorAll("input[name=browser_zone]").forEach(function (i) { i.value = zone; });
+  }
+
+  function focusNotice() {
+    var el = document.getElementById("order-errors") || document.getElementById("order-preview");
+    if (el) { el.scrollIntoView({block: "start"}); el.focus({preventScroll: true}); }
+  }
+
+  // --- live refresh: poll a small JSON; when it changed, swap the changed sections -------
+  var SECTIONS = ["status", "latest-report", "board", "thread-list", "press-list"];
+
+  function swap(doc) {
+    SECTIONS.forEach(function (id) {
+      var now = document.getElementById(id), fresh = doc.getElementById(id);
+      if (now && fresh && now.innerHTML !== fresh.innerHTML) now.innerHTML = fresh.innerHTML;
+    });
+    var orders = document.getElementById("orders"), fresh = doc.getElementById("orders");
+    var t = box();
+    var untouched = !t || t.value === t.defaultValue;
+    if (orders && fresh && untouched) orders.innerHTML = fresh.innerHTML;
+    else if (orders && fresh && !untouched) {
+      var note = document.getElementById("refresh-note");
+      if (!note) {
+        note = document.createElement("p");
+        note.id = "refresh-note"; note.className = "notice"; note.setAttribute("role", "status");
+        orders.insertBefore(note, orders.firstChild.nextSibling);
+      }
+      note.textContent = "The game moved on while you were typing: send, or reload to see " +
+                         "the new order form (your text is kept until you reload).";
+    }
+    localDeadlines(); tick(); focusableScrollers();
+  }
+
+  function poll(live) {
+    if (document.hidden) return;
+    fetch(live.getAttribute("data-url"), {credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (text === null) return;
+        var marks = JSON.stringify(JSON.parse(text), Object.keys(JSON.parse(text)).sort());
+        var before = live.getAttribute("data-marks");
+        var old = JSON.stringify(JSON.parse(before), Object.keys(JSON.parse(before)).sort());
+        if (marks === old) return;
+        live.setAttribute("data-marks", text);
+        return fetch(location.pathname, {credentials: "same-origin"})
+          .then(function (r) { return r.text(); })
+          .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); });
+      })
+      .catch(function () { /* offline for a moment: try again next time */ });
+  }
+
+  // A region that scrolls (a wide table, a long view) must be reachable by keyboard.
+  function focusableScrollers() {
+    document.querySelectorAll("pre, table, .scroll, .report, .board").forEach(function (el) {
+      var scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      if (scrolls && !el.hasAttribute("tabindex")) {
+        el.setAttribute("tabindex", "0");
+        if (!el.getAttribute("aria-label") && !el.closest("[aria-label]")) {
+          el.setAttribute("aria-label", "scrollable " + (el.tagName === "TABLE" ? "table" : "text"));
+        }
+      }
+    });
+  }
+
+  function zoneSettings() {
+    var shown = document.getElementById("browser-zone"), use = document.getElementById("use-browser-zone");
+    if (!shown || !use) return;
+    var zone = browserZone();
+    shown.textContent = zone || "(unknown)";
+    use.addEventListener("click", function () {
+      var select = document.getElementById("id_time_zone");
+      if (zone && select) select.value = zone;
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    zoneSettings(); localDeadlines(); tick(); focusableScrollers();
+    // After the browser's own jump to the URL's #fragment, which would take focus back.
+    window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
+    setInterval(tick, 1000);
+    var live = document.getElementById("live");
+    if (live) {
+      var every = window.GM_POLL_MS || 15000;  // tests shorten it
+      setInterval(function () { poll(live); }, every);
+      document.addEventListener("visibilitychange", function () { poll(live); });
+    }
+  });
+})();

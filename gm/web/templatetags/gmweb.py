@@ -1,0 +1,53 @@
+"""Template filters of the web pages."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import template
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain(v) for v in value) or "none"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@register.filter
+def event_text(data: Any) -> str:
+    """An engine event's data as words ('seat P1, roll 4, hits 3, 5'), not a Python dict."""
+    if isinstance(data, dict):
+        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in data.items())
+    return _plain(data)
+
+
+@register.filter
+def error_line(line: Any) -> str:
+    """'Line 3: ' for a line error; '' for an error about the orders as a whole (line 0)."""
+    try:
+        number = int(line)
+    except (TypeError, ValueError):
+        return ""
+    return f"Line {number}: " if number > 0 else ""
+
+
+_HEADING = re.compile(r"<(/?)h([1-6])\b", re.I)
+
+
+@register.filter
+def shift_headings(html: str, by: int = 2) -> str:
+    """Move headings of embedded markdown down (h1 -> h3) so a page keeps one h1 and
+    its outline: reports, READMEs and posts sit inside a section with its own h2."""
+    def move(match: re.Match) -> str:
+        return f"<{match.group(1)}h{min(6, int(match.group(2)) + int(by))}"
+    return mark_safe(_HEADING.sub(move, str(html or "")))  # input is already sanitised HTML

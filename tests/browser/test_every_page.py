@@ -1,0 +1,94 @@
+"""Every page at 375 and 1280 px: no horizontal scrolling, one h1, no critical or serious
+axe-core violation; a screenshot of each written to var/screenshots/ for reviewers."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.play import actions
+
+from .conftest import LAPTOP, PHONE, axe_violations, login, overflow, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def world(make_game, gm_user, players, tally_engine):
+    """Games in each state a reader meets: open, running (real engines), finished."""
+    running = make_game("combat_dice", 2, title="A combat")
+    for seat, text in (("P1", None), ("P2", None)):
+        engine = actions.engine_for(running)
+        state = engine.from_json(running.state)
+        orders = engine.default_orders(state, seat).text if text is None else text
+        actions.submit_orders(running, running.seats.get(name=seat), orders)
+    quest = make_game("dungeonquest", 2, title="A quest with a long title that must wrap "
+                                                "on a phone screen without scrolling")
+    duel = make_game("duel_of_ages", 2, title="Duel of ages")
+    finished = actions.create_game(gm_user, ruleset="tally", title="Finished tally",
+                                   options={"max_turns": 1})
+    actions.join_game(finished, players[0])
+    finished = actions.start_game(finished, gm_user)
+    actions.submit_orders(finished, finished.seats.get(name="P1"), "ADD 2")
+    open_game = actions.create_game(gm_user, ruleset="duelists", title="Open duel")
+    actions.join_game(open_game, players[2])
+    return {"running": running, "quest": quest, "duel": duel, "finished": finished,
+            "open": open_game}
+
+
+def pages(world) -> list[tuple[str, str | None, str]]:
+    """(name, user, path) of every page a reader can reach."""
+    r, q, d, f, o = (world[k].pk for k in ("running", "quest", "duel", "finished", "open"))
+    return [
+        ("lobby-anonymous", None, "/"),
+        ("login", None, "/login/"),
+        ("rules-index", None, "/rules/"),
+        ("rules-dungeonquest", None, "/rules/dungeonquest/"),
+        ("verify", None, "/verify/"),
+        ("lobby", "alice", "/"),
+        ("new-game", "alice", "/games/new/"),
+        ("new-game-duelists", "alice", "/games/new/duelists/"),
+        ("time-zone", "alice", "/settings/time-zone/"),
+        ("mail-preferences", "alice", "/mail/preferences/"),
+        ("game-combat-dice", "alice", f"/games/{r}/"),
+        ("turn-combat-dice", "alice", f"/games/{r}/turns/1/"),
+        ("game-dungeonquest", "alice", f"/games/{q}/"),
+        ("game-duel-of-ages", "alice", f"/games/{d}/"),
+        ("game-finished", "alice", f"/games/{f}/"),
+        ("setup-finished", "alice", f"/games/{f}/turns/0/"),
+        ("game-open", "carol", f"/games/{o}/"),
+        ("invite", "dave", f"/games/{o}/invite/"),
+        ("game-public", None, f"/games/{r}/"),
+        ("gm-desk", "gamemaster", f"/games/{r}/gm/"),
+        ("gm-turn", "gamemaster", f"/games/{r}/gm/turns/1/"),
+        ("log", "alice", f"/games/{r}/log/"),
+        ("disputes", "alice", f"/games/{r}/disputes/"),
+    ]
+
+
+@pytest.mark.parametrize("width", [PHONE, LAPTOP])
+def test_every_page_fits_is_accessible_and_is_photographed(live_server, open_page, world, width):
+    base = live_server.url
+    tabs: dict[str | None, object] = {}
+    problems = []
+    for name, user, path in pages(world):
+        if user not in tabs:
+            tabs[user] = open_page(width)
+            if user is not None:
+                login(tabs[user], base, user)
+        page = tabs[user]
+        response = page.goto(base + path)
+        assert response.status == 200, (name, response.status)
+        page.wait_for_load_state("load")
+        scroll, inner = overflow(page)
+        if scroll > inner:
+            wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 4).map(e => e.tagName + '#' + e.id + '.' + e.className)""")
+            problems.append(f"{name}: scrollWidth {scroll} > {inner} ({wide})")
+        h1 = page.locator("h1").count()
+        if h1 != 1:
+            problems.append(f"{name}: {h1} h1 elements")
+        screenshot(page, name, width)
+        for v in axe_violations(page):
+            problems.append(f"{name}: axe {v['impact']} {v['id']} ({v['help']}) at {v['nodes']}")
+    assert not problems, "\n".join(problems)
