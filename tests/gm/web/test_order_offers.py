@@ -4,8 +4,7 @@ Walks every engine's prompt at many points of random games (the conformance help
 random play) and asks the page's own sorter (gm.web.prompts) what it would show: each
 quick pick and the example must parse exactly as shown; patterns with a placeholder are
 never offered as picks. Engines whose example does not parse are listed in
-KNOWN_BAD_EXAMPLES (their example is hidden from the page until the engine is fixed);
-when an engine is fixed the test says so, so the list cannot go stale.
+KNOWN_BAD_EXAMPLES (their example is hidden from the page while it does not parse).
 """
 
 from __future__ import annotations
@@ -71,9 +70,9 @@ def test_every_pick_and_example_shown_parses(name):
         assert len(offers.picks) + len(offers.parts) + len(offers.forms) <= len(
             prompt.get("choices") or [])
     assert shown, f"{name}: no example was ever shown"
-    if name in KNOWN_BAD_EXAMPLES:
-        assert refused_examples, f"{name}'s examples all parse now: drop it from the list"
-    else:
+    # A random sample cannot prove a known-bad example fixed, so only the others are held
+    # to "every example parses"; the page hides a refused example either way.
+    if name not in KNOWN_BAD_EXAMPLES:
         assert not refused_examples, f"{name}: examples refused: {refused_examples[:3]}"
 
 
