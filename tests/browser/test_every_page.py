@@ -89,6 +89,8 @@ def test_every_page_fits_is_accessible_and_is_photographed(live_server, open_pag
         if h1 != 1:
             problems.append(f"{name}: {h1} h1 elements")
         screenshot(page, name, width)
+        problems.extend(f"{name}: {e}" for e in page.csp_errors)
+        page.csp_errors.clear()
         for v in axe_violations(page):
             problems.append(f"{name}: axe {v['impact']} {v['id']} ({v['help']}) at {v['nodes']}")
     assert not problems, "\n".join(problems)
