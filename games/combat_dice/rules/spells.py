@@ -10,6 +10,7 @@ The numbers live in data/spells.toml; this module holds the four kinds.
 
 from __future__ import annotations
 
+from copy import copy
 from typing import Any
 
 from games.core.rng import RngBase
@@ -115,6 +116,7 @@ def cast(s: dict[str, Any], seat: str, spell: catalog.Spell, turn: int, rng: Rng
         ended = curable(spell, fighter)
         for name in ended:
             key, value = _CLEARS[name]
-            fighter["effects"][key] = value
+            # a fresh copy: the shared [] must never become a fighter's wound list
+            fighter["effects"][key] = copy(value)
         data["ended"] = ended
     events.append(Event("cast", data))

@@ -185,6 +185,25 @@ def test_a_cleanse_waits_for_something_to_end():
     assert kinds(events, "cast")[0]["ended"] == ["disarmed"]
 
 
+def test_a_cleanse_never_shares_its_empty_wound_list_with_later_fights():
+    """Regression: CLEANSE used to install the module's own `[]` as the bleeding list,
+    so a wound taken later in the same resolution was appended to that shared list and
+    the next cleanse, in any game the worker ran, "ended" bleeding with it."""
+    wound = [{"turns": 2, "since": 0}]
+    state = _set(armed(charm("CLEANSE", "STANDING CAST")), "P1", bleeding=wound)
+    # P1 casts, then P2 hits (attack 1 > dodge 0; damage 1 against armour -2) and
+    # the damage dice 1 + 1 open a new 3-turn bleeding wound in the same resolution
+    script = basic("P1", *[5] * 6) + basic("P2", 1, 3, 2, 2, 2, 2) + crit("P2", 1, 1) \
+        + [("critical/P2/bleeding", 3)]
+    after, events = turn(state, script)
+    assert kinds(events, "cast")[0]["ended"] == ["bleeding"]
+    assert fx(after, "P1")["bleeding"] == [{"turns": 3, "since": 1}]
+    # a second, unrelated fight: its cleanse ends bleeding with an empty list
+    other = _set(armed(charm("CLEANSE", "STANDING CAST")), "P1", bleeding=wound)
+    other, _ = turn(other, QUIET)
+    assert fx(other, "P1")["bleeding"] == []
+
+
 def test_standing_cast_from_arming_then_once_only():
     state = armed(charm("HEAL", "STANDING IF HP < 8 THEN CAST"))
     state = _set(state, "P1", hp=7)
