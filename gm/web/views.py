@@ -7,7 +7,6 @@ again with its errors first and the text kept in the box.
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 
@@ -285,13 +284,6 @@ def _back(pk: int, anchor: str = "") -> HttpResponse:
     return redirect(reverse("game", kwargs={"pk": pk}) + anchor)
 
 
-def _submit(game: Game, seat, text: str, turn_number: int | None, user) -> Submission:
-    kwargs = {"source": Submission.Source.WEB, "author": user}
-    if "turn_number" in inspect.signature(actions.submit_orders).parameters:
-        kwargs["turn_number"] = turn_number
-    return actions.submit_orders(game, seat, text, **kwargs)
-
-
 @login_required
 @require_POST
 def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
@@ -302,16 +294,10 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Only a seated player of this game can send orders.")
         return _back(pk)
     text = form.cleaned_data["text"].strip() or form.cleaned_data["choice"].strip()
-    turn_number = form.cleaned_data.get("turn")
-    current = game.current_turn()
-    if turn_number and current and turn_number != current.number:
-        messages.error(request, f"Those orders were written for turn {turn_number}, which "
-                                f"has closed; nothing was stored. Turn {current.number} is "
-                                "open now: read its report and order again.")
-        return _back(pk, "#orders")
+    turn_number = form.cleaned_data.get("turn")  # a closed turn is refused as late
     if request.POST.get("withdraw"):
         try:
-            actions.withdraw_orders(game, seat, author=request.user)
+            actions.withdraw_orders(game, seat, author=request.user, turn_number=turn_number)
             messages.success(request, "Your orders are withdrawn: default orders will be "
                                       "used unless you send new ones.")
         except ActionError as exc:
@@ -327,7 +313,8 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             return render(request, "web/game.html", _game_context(
                 request, game, preview=orders.text.splitlines(), orders_form=refill,
                 preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
-        sub = _submit(game, seat, text, turn_number, request.user)
+        sub = actions.submit_orders(game, seat, text, source=Submission.Source.WEB,
+                                    author=request.user, turn_number=turn_number)
     except OrdersInvalid as exc:
         return render(request, "web/game.html", _game_context(
             request, game, order_errors=exc.errors, accepted=exc.accepted,

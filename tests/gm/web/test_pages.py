@@ -80,6 +80,15 @@ def test_creator_chooses_to_play_only_where_nothing_is_hidden(gm_user, tally_eng
     assert "Invite link:" in page and f"/games/{game.pk}/invite/" in page
 
 
+def test_gm_of_a_hidden_information_game_is_told_why_they_cannot_sit(gm_user):
+    game = actions.create_game(gm_user, ruleset="tally", title="Hidden")
+    gm = _client(gm_user)
+    page = unescape(_text(gm.get(gm.post(f"/games/{game.pk}/join/")["Location"])))
+    assert ("You could not join: you are a GM of this game and see every hidden card and "
+            "die, so you cannot take a seat in it.") in page
+    assert not game.seats.exists()
+
+
 def test_join_and_what_happens_next(gm_user, players):
     game = actions.create_game(gm_user, ruleset="tally", title="Joinable")
     alice = _client(players[0])
@@ -132,13 +141,18 @@ def test_refused_orders_errors_first_and_no_line_zero(gm_user, players):
     assert "send exactly one ADD order" in whole and "Line 0" not in whole
 
 
-def test_orders_for_a_closed_turn_are_refused_not_moved(gm_user, players):
+def test_orders_for_a_closed_turn_are_refused_not_moved(gm_user, players, on_commit):
     game = _start(gm_user, players)
-    alice = _client(players[0])
-    resp = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 7})
-    page = _text(alice.get(resp["Location"]))
-    assert game.turns.get(number=1).submissions.count() == 0
-    assert "Those orders were written for turn 7, which has closed; nothing was stored" in page
+    alice, bob = _client(players[0]), _client(players[1])
+    with on_commit():
+        alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+        bob.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+    # A form written for turn 1 (say, in a tab left open) arrives once turn 2 is open.
+    resp = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 3", "turn": 1})
+    page = unescape(_text(alice.get(resp["Location"])))
+    assert game.turns.get(number=2).submissions.count() == 0
+    assert "Your orders were not stored: the deadline for turn 1 has passed" in page
+    assert "Your version 1 (receipt" in page
 
 
 def test_preview_shows_orders_as_understood_without_storing(gm_user, players):
@@ -258,6 +272,10 @@ def test_press_is_private_between_seats_and_visible_to_the_gm(gm_user, players):
     refused = outsider.post(f"/games/{game.pk}/press/", {"recipient": "P1", "text": "hi"})
     assert "Choose whom to write to" in _text(outsider.get(refused["Location"]))
     assert game.press.count() == 1
+    from gm.mail.models import Outbox
+    mail = Outbox.objects.get(kind="press")
+    assert mail.to == "bob@example.org" and "press from P1" in mail.subject
+    assert "Ally with me?" in mail.body_text and f"/games/{game.pk}/#press" in mail.body_text
 
 
 def test_lobby_marks_unread_reports_posts_and_press(gm_user, players, on_commit):
