@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("EMAIL_URL", "memorymail://")
     os.environ.pop("CELERY_BROKER_URL", None)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ.setdefault("SECRET_KEY", "bench-inbound-" + uuid.uuid4().hex * 2)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gm.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -151,7 +152,8 @@ def _setup(n_games: int):
 
     tag = uuid.uuid4().hex[:6]
     users = get_user_model().objects
-    gm = users.create_user(f"bench-gm-{tag}", email=f"gm-{tag}@bench.example")
+    gm = users.create_user(f"bench-gm-{tag}", email=f"gm-{tag}@bench.example",
+                           is_staff=True)  # staff: no games-per-day quota
     seats = []
     for g in range(n_games):
         game = actions.create_game(gm, ruleset="combat_dice", title=f"Bench {tag} {g}",

@@ -36,7 +36,7 @@ from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import greetings, mime, replies
+from . import greetings, mime, outbox, replies
 from .bodytext import is_forward_subject, strip_reply
 from .models import InboundMessage, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
@@ -112,14 +112,13 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
         with transaction.atomic():
             verdict = _decide(mail, envelope, timer)
             with timer("reply"):
-                reply, suppressed = (None, "loop mail") if not verdict.reply else \
-                    replies.queue_reply(row, mail, verdict.outcome, verdict.seat,
+                draft, suppressed = (None, "loop mail") if not verdict.reply else \
+                    replies.draft_reply(row, mail, verdict.outcome, verdict.seat,
                                         verdict.context)
             with timer("store"):
                 # The claim: only a row still "received" takes an outcome. A concurrent
-                # delivery of the same message waits on this row (or on the turn, or on
-                # the reply's unique key) until the first commits, then finds it done
-                # and rolls back everything it did.
+                # delivery of the same message waits on this row (or on the turn) until
+                # the first commits, then finds it done and rolls back all it did.
                 claimed = InboundMessage.objects.filter(
                     pk=row.pk, outcome=Outcome.RECEIVED).update(
                     outcome=verdict.outcome, detail=verdict.detail[:4000],
@@ -127,6 +126,9 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
                     reply_suppressed=suppressed, processed=timezone.now())
                 if not claimed:
                     raise _AlreadyDone
+            with timer("reply"):
+                # Under the claim's row lock no other delivery can write this reply.
+                reply = outbox.enqueue(**draft, key_is_locked=True) if draft else None
     except _AlreadyDone:
         done = InboundMessage.objects.get(pk=row.pk)
         return Result(done.outcome, mail.message_id, row.pk, duplicate=True)

@@ -36,13 +36,16 @@ def new_message_id() -> str:
 
 def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str = "",
             user=None, reply_to: str = "", headers: dict[str, str] | None = None,
-            inbound=None, message_id: str | None = None, turn=None) -> Outbox | None:
+            inbound=None, message_id: str | None = None, turn=None,
+            key_is_locked: bool = False) -> Outbox | None:
     """Write one outbound mail unless its key exists; deliver it after commit.
 
     Returns the new row, or None when this (event, recipient) was already queued.
+    `key_is_locked`: the caller holds a lock under which the key cannot exist yet (the
+    inbound pipeline's reply, written after its row's claim), so no savepoint is spent.
     """
     try:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=not key_is_locked):
             row = Outbox.objects.create(
                 key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
                 body_text=text, body_html=html, headers=headers or {}, reply_to=reply_to,

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from games.core.types import Orders
 
-from . import compose, outbox
+from . import compose
 from .mime import Mail
 from .models import InboundMessage, Kind, MailPreference, Outbox, Outcome
 from .prefs import confirmed
@@ -103,9 +103,12 @@ def _wants_and_recent(user, to: str, since) -> tuple[bool, int]:
     return enabled is None or bool(enabled), int(count)
 
 
-def queue_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: dict[str, Any]
-                ) -> tuple[Outbox | None, str]:
-    """Queue the reply for an inbound message: (outbox row, "") or (None, why not)."""
+def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: dict[str, Any]
+                ) -> tuple[dict[str, Any] | None, str]:
+    """The reply for an inbound message as `outbox.enqueue` arguments, or (None, why not).
+
+    The pipeline drafts first and writes the row after claiming the inbound message, so
+    the write needs no savepoint (see `inbound.process`)."""
     to, user, why_not = recipient(mail, outcome, seat)
     if not to:
         return None, why_not
@@ -156,14 +159,13 @@ def queue_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         prefix = "" if original.lower().startswith("re:") else "Re: "
         subject = f"{prefix}{original} [{label}]"
     reply_to = seat.reply_address if seat is not None and not notice else ""
-    row_out = outbox.enqueue(
+    return dict(
         key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,
         subject=compose.header_value(subject, 255), text=text, headers=headers,
         reply_to=reply_to, inbound=row,
         # A receipt of accepted orders names its turn (a reply to it is about that
         # turn); a refusal names none, so answering it orders for the open turn.
-        turn=sub.turn if sub is not None else None)
-    return row_out, "" if row_out else "already queued"
+        turn=sub.turn if sub is not None else None), ""
 
 
 def _quote(rest: str, limit: int = 15) -> list[str]:
