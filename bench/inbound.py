@@ -82,7 +82,10 @@ def main(argv: list[str] | None = None) -> None:
     steps: dict[str, float] = {}
     outcomes: dict[str, int] = {}
     counter = _StatementCounter(connection)
+    backend = _Backend(connection)
+    rtt = backend.round_trip()
     load_before = os.getloadavg()
+    backend_start = backend.cpu()
     cpu_start = time.process_time()
     start = time.perf_counter()
     with connection.execute_wrapper(counter):
@@ -91,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
             outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
     total = time.perf_counter() - start
     cpu = time.process_time() - cpu_start
+    backend_cpu = backend.cpu() - backend_start if backend_start is not None else None
     load_after = os.getloadavg()
     counter.restore()
     rate = args.messages / total
@@ -100,6 +104,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"CPU time of this process: {cpu:.2f} s = {1000 * cpu / args.messages:.2f} ms/msg "
           f"({args.messages / cpu:.0f} msg per CPU second; {100 * cpu / total:.0f} % of the "
           "wall time, the rest is waiting on the database or for a CPU)")
+    statements = (counter.statements + counter.commits) / args.messages
+    if backend_cpu is not None:
+        per = 1000 * backend_cpu / args.messages
+        floor = 1000 * cpu / args.messages + per + statements * 1000 * rtt
+        print(f"database backend CPU (this connection's server process): {backend_cpu:.2f} s "
+              f"= {per:.2f} ms/msg; round trip {1000 * rtt:.3f} ms")
+        print(f"  on an idle machine one process would take about {floor:.2f} ms/msg = "
+              f"{1000 / floor:.0f} msg/s (its CPU + the server's CPU + one round trip per "
+              "statement; an estimate, the measured rate above includes waiting for a CPU)")
     print(f"SQL per message: {counter.statements / args.messages:.2f} statements "
           f"(savepoints included) + {counter.commits / args.messages:.2f} commits; "
           + ", ".join(f"{k} {v / args.messages:.2f}" for k, v in
@@ -142,6 +155,36 @@ class _StatementCounter:
 
     def restore(self) -> None:
         self.connection.commit = self._commit
+
+
+class _Backend:
+    """The database server process behind this connection (PostgreSQL on this host): its
+    CPU time from /proc, so the database's share is measured apart from the waiting."""
+
+    def __init__(self, connection) -> None:
+        self.connection = connection
+        self.pid: int | None = None
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                self.pid = cursor.fetchone()[0]
+
+    def cpu(self) -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the server runs elsewhere
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def round_trip(self, n: int = 200) -> float:
+        with self.connection.cursor() as cursor:
+            start = time.perf_counter()
+            for _ in range(n):
+                cursor.execute("SELECT 1")
+                cursor.fetchone()
+        return (time.perf_counter() - start) / n
 
 
 def _setup(n_games: int):
