@@ -48,8 +48,12 @@ test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Production-style processes (need CELERY_BROKER_URL and usually DATABASE_URL).
+# One worker for turns and mail (production runs them apart: deploy/). It is started
+# again whenever it exits with an error, so a broker outage never leaves it down.
+QUEUES ?= gm,gm-mail
 worker: install-runtime
-	$(BIN)/celery -A gm worker -l info -Q gm
+	until $(BIN)/celery -A gm worker -l info -Q $(QUEUES); do \
+		echo "celery worker exited ($$?); restarting in 2 s" >&2; sleep 2; done
 beat: install-runtime
 	$(BIN)/celery -A gm beat -l info
 

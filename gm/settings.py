@@ -95,6 +95,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Writers wait for each other instead of failing at once (the sweep runs beside the web).
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+elif DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database host that does not answer fails the request instead of hanging it.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes first: it refuses a locked-out account or address before any password check.
@@ -202,22 +205,32 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="gm")
-# Mail tasks may get a queue (and workers) of their own so mail never delays turns:
-# set CELERY_MAIL_QUEUE=mail and run `celery -A gm worker -Q mail` beside the others.
-CELERY_MAIL_QUEUE = env.str("CELERY_MAIL_QUEUE", default=CELERY_TASK_DEFAULT_QUEUE)
+# Mail tasks have a queue of their own (workers: `-Q gm` and `-Q gm-mail`, or one worker
+# `-Q gm,gm-mail`), so a slow or hung mail server never delays turn resolution.
+CELERY_MAIL_QUEUE = env.str("CELERY_MAIL_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-mail")
 CELERY_TASK_ROUTES = {"gm.mail.tasks.*": {"queue": CELERY_MAIL_QUEUE}}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Workers keep trying to reach a broker that went away, for as long as it takes.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Publishing (from a web request or a task) gives up quickly when the broker is down: what
+# it would have woken up is in the database and the periodic jobs pick it up.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
+                                    "interval_step": 0.5, "interval_max": 1}
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=4.0)
 # Redis redelivers an unacknowledged task (its worker died) after this many seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # No outbound connection without a timeout: a broker that hangs fails the publish.
+    "socket_timeout": 10.0, "socket_connect_timeout": 4.0}
 GM_SWEEP_SECONDS = env.float("GM_SWEEP_SECONDS", default=5.0)
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "gm.play.tasks.sweep_deadlines", "schedule": GM_SWEEP_SECONDS},
     "mail-reminders": {"task": "gm.mail.tasks.send_reminders", "schedule": 300.0},
+    "mail-pending": {"task": "gm.mail.tasks.deliver_pending", "schedule": 60.0},
 }
 # Periodic jobs that hosts without beat run from `run_deadlines --loop` and `serve`
 # (dotted path -> seconds between runs); beat runs the same ones from CELERY_BEAT_SCHEDULE.
-GM_PERIODIC = {"gm.mail.tasks.send_reminders": 300}
+GM_PERIODIC = {"gm.mail.tasks.send_reminders": 300, "gm.mail.tasks.deliver_pending": 60}
 # A turn claimed for resolution but not finished within this many seconds is re-sent
 # (its worker died and the broker did not redeliver): resolution is idempotent.
 GM_RESOLVE_LEASE_SECONDS = env.int("GM_RESOLVE_LEASE_SECONDS", default=120)
@@ -227,6 +240,13 @@ GM_REACTION_MINUTES = env.int("GM_REACTION_MINUTES", default=60)
 # --- Mail -----------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+# Seconds before a silent mail server is given up on (connect, greeting, each reply).
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=20.0)
+# After the SMTP hand-off, how long to keep retrying the SENT mark through a database
+# blip before leaving the row claimed (it is then re-sent, same Message-ID, after the lease).
+GM_MAIL_MARK_RETRY_SECONDS = env.float("GM_MAIL_MARK_RETRY_SECONDS", default=60.0)
+# Turn notices older than this are not sent at all (a restored backup, a long outage).
+GM_MAIL_MAX_AGE_HOURS = env.float("GM_MAIL_MAX_AGE_HOURS", default=24.0)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="gm@localhost")
 GM_MAIL_DOMAIN = env.str("GM_MAIL_DOMAIN", default="localhost")
 GM_MAIL_LOCALPART = env.str("GM_MAIL_LOCALPART", default="play")

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from gm.play import actions
-from gm.play.models import Game, Seat, Turn, TurnRecord
+from gm.play.models import Game, Notice, Seat, Turn, TurnRecord
 
 from . import compose, outbox, plaintext
 from .models import Kind
@@ -194,40 +194,67 @@ def _remind(turn: Turn, seat: Seat) -> int:
 
 
 # --- signal receivers (connected in apps.MailConfig.ready) ------------------------------
-# The receivers only queue a task: composing a notice per seat is mail work, and it must
-# not lengthen the turn resolution that sent the signal. The outbox's unique key per
-# (event, recipient) makes a redelivered task harmless.
-def on_turn_opened(sender, turn: Turn, **kwargs: Any) -> None:
+# The event itself is a gm.play Notice row, written in the transaction that published the
+# turn; the receivers only send a wake-up through the broker, so composing a notice per
+# seat never lengthens a resolution. When the wake-up is lost (broker down or emptied),
+# `catch_up` (periodic) handles the notice from the database. The outbox's unique key per
+# (event, recipient) makes handling it twice harmless.
+def _wake(event: str, pk: int) -> None:
     from . import tasks
 
-    tasks.notify.delay("turn_opened", turn.pk)
+    try:
+        tasks.notify.delay(event, pk)
+    except Exception:  # the broker is down: the Notice row waits for catch_up
+        log.warning("could not queue %s notices for %s; the periodic job will", event, pk,
+                    exc_info=True)
+
+
+def on_turn_opened(sender, turn: Turn, **kwargs: Any) -> None:
+    _wake(Notice.Kind.TURN_OPENED, turn.pk)
 
 
 def on_turn_published(sender, record: TurnRecord, **kwargs: Any) -> None:
-    from . import tasks
-
-    tasks.notify.delay("turn_published", record.pk)
+    _wake(Notice.Kind.TURN_PUBLISHED, record.pk)
 
 
 def on_game_finished(sender, game: Game, **kwargs: Any) -> None:
-    from . import tasks
-
-    tasks.notify.delay("game_finished", game.pk)
+    _wake(Notice.Kind.GAME_FINISHED, game.pk)
 
 
 def notify(event: str, pk: int) -> None:
-    """Compose and queue the notices of one service event (run by tasks.notify)."""
-    if event == "turn_opened":
-        turn = Turn.objects.select_related("game").filter(pk=pk).first()
-        if turn is not None:
-            turn_opened(turn)
-    elif event == "turn_published":
-        record = TurnRecord.objects.select_related("game", "turn").filter(pk=pk).first()
-        if record is not None:
-            turn_published(record)
-    elif event == "game_finished":
-        game = Game.objects.filter(pk=pk).first()
-        if game is not None:
-            game_finished(game)
-    else:
-        raise ValueError(f"unknown notice event {event!r}")
+    """Compose and queue the notices of one service event, and mark its Notice handled,
+    all in one transaction (run by tasks.notify and by catch_up)."""
+    with transaction.atomic():
+        if event == "turn_opened":
+            turn = Turn.objects.select_related("game").filter(pk=pk).first()
+            if turn is not None:
+                turn_opened(turn)
+        elif event == "turn_published":
+            record = TurnRecord.objects.select_related("game", "turn").filter(pk=pk).first()
+            if record is not None:
+                turn_published(record)
+        elif event == "game_finished":
+            game = Game.objects.filter(pk=pk).first()
+            if game is not None:
+                game_finished(game)
+        else:
+            raise ValueError(f"unknown notice event {event!r}")
+        Notice.objects.filter(kind=event, object_id=pk, handled__isnull=True).update(
+            handled=timezone.now())
+
+
+def catch_up(now: datetime | None = None, *, older_than: float = 30.0,
+             limit: int = 200) -> int:
+    """Handle notices whose wake-up never ran (periodic). Returns how many were handled."""
+    now = now or timezone.now()
+    pending = (Notice.objects.filter(handled__isnull=True,
+                                     created__lte=now - timedelta(seconds=older_than))
+               .order_by("created").values_list("kind", "object_id")[:limit])
+    done = 0
+    for kind, object_id in list(pending):
+        try:
+            notify(kind, object_id)
+            done += 1
+        except Exception:  # one broken event must not block the others
+            log.exception("notice %s %s failed", kind, object_id)
+    return done

@@ -1,27 +1,34 @@
 """Outbound mail through an outbox: one row per (event, recipient), sent after commit.
 
-`enqueue` writes the row inside the caller's transaction under a unique key and queues
-delivery on commit; a second enqueue with the same key is a no-op, so duplicate signals
-and reruns never mail twice. `deliver` claims the row (PENDING -> SENDING) before
-sending and marks it SENT after; transport errors put it back to PENDING and the task
-retries with backoff. The Message-ID is fixed when the row is written, so in the one
-window where a crash can resend (after the SMTP hand-off, before the mark) the
-recipient's client sees the same message.
+`enqueue` writes the row inside the caller's transaction under a unique key and sends a
+wake-up through the broker on commit; a second enqueue with the same key is a no-op, so
+duplicate signals and reruns never mail twice. The row is the record: `deliver_pending`
+(periodic) sends whatever the broker lost, straight from the database.
+
+`deliver` claims the row (PENDING -> SENDING), hands the message to the SMTP server and
+marks it SENT, retrying that mark through a database blip (GM_MAIL_MARK_RETRY_SECONDS)
+before the connection's QUIT, so a slow QUIT or a short outage cannot cause a resend.
+Transport errors before the hand-off put the row back to PENDING with a backoff. What
+remains (README, "Exactly once"): a worker killed, or the database down for longer than
+the mark retry, between the hand-off and the mark leaves the row SENDING and it is sent
+again after the lease, with the same Message-ID, so the recipient's client shows one.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 from email.utils import make_msgid
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import BadHeaderError, EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.core.mail import BadHeaderError, EmailMultiAlternatives, get_connection
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db import connection as db_connection
 from django.utils import timezone
 
-from .models import Outbox
+from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +57,7 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
                 key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
                 body_text=text, body_html=html, headers=headers or {}, reply_to=reply_to,
                 message_id=message_id or new_message_id(), inbound=inbound, turn=turn)
-            transaction.on_commit(lambda: _queue(row.pk))
+            transaction.on_commit(lambda: _queue(row.pk), robust=True)
     except IntegrityError:  # this (event, recipient) was queued before
         return None
     return row
@@ -59,14 +66,19 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
 def _queue(pk: int) -> None:
     from . import tasks
 
-    tasks.deliver.delay(pk)
+    try:
+        tasks.deliver.delay(pk)
+    except Exception:  # broker down: the row waits in the database for deliver_pending
+        log.warning("could not queue mail %s; the periodic job will send it", pk,
+                    exc_info=True)
 
 
-def build(row: Outbox) -> EmailMultiAlternatives:
+def build(row: Outbox, connection=None) -> EmailMultiAlternatives:
     headers: dict[str, Any] = {"Message-ID": row.message_id, **row.headers}
     mail = EmailMultiAlternatives(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers)
+        to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,
+        connection=connection)
     if row.body_html:
         mail.attach_alternative(row.body_html, "text/html")
     return mail
@@ -82,9 +94,15 @@ def deliver(pk: int) -> bool:
     if not Outbox.objects.filter(pk=pk, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.SENDING, claimed_at=now):
         return False
-    row = Outbox.objects.get(pk=pk)
+    row = Outbox.objects.select_related("turn").get(pk=pk)
+    stale = obsolete(row, now)
+    if stale:
+        Outbox.objects.filter(pk=pk).update(status=Outbox.Status.FAILED, last_error=stale)
+        log.info("mail %s to %s not sent: %s", row.key, row.to, stale)
+        return False
+    connection = get_connection(fail_silently=False)
     try:
-        message = build(row)
+        message = build(row, connection)
         message.message()  # a header that cannot be written fails here, and for good
     except BadHeaderError as exc:
         Outbox.objects.filter(pk=pk).update(status=Outbox.Status.FAILED,
@@ -93,17 +111,62 @@ def deliver(pk: int) -> bool:
         log.error("mail %s to %s cannot be built, given up: %s", row.key, row.to, exc)
         return False
     try:
+        connection.open()
         message.send(fail_silently=False)
     except Exception as exc:
+        _close(connection)
         Outbox.objects.filter(pk=pk).update(status=Outbox.Status.PENDING,
                                             attempts=row.attempts + 1,
                                             last_error=f"{type(exc).__name__}: {exc}"[:2000])
         log.warning("mail %s to %s failed (attempt %s): %s", row.key, row.to,
                     row.attempts + 1, exc)
         raise TransientSendError(str(exc)) from exc
-    Outbox.objects.filter(pk=pk).update(status=Outbox.Status.SENT, sent_at=timezone.now(),
-                                        attempts=row.attempts + 1, last_error="")
+    # Handed off: mark it before anything else can fail (QUIT comes after the mark).
+    _mark_sent(row)
+    _close(connection)
     return True
+
+
+def _close(connection) -> None:
+    try:
+        connection.close()
+    except Exception as exc:  # the message is handed off or failed already; QUIT is moot
+        log.info("closing the mail connection failed: %s", exc)
+
+
+def _mark_sent(row: Outbox) -> bool:
+    """Mark a handed-off row SENT, reconnecting through a database blip for a while."""
+    end = time.monotonic() + float(settings.GM_MAIL_MARK_RETRY_SECONDS)
+    delay = 0.2
+    while True:
+        try:
+            Outbox.objects.filter(pk=row.pk).update(
+                status=Outbox.Status.SENT, sent_at=timezone.now(), attempts=row.attempts + 1,
+                last_error="")
+            return True
+        except (OperationalError, InterfaceError) as exc:
+            if db_connection.in_atomic_block or time.monotonic() + delay > end:
+                log.error("mail %s was handed to the mail server but could not be marked "
+                          "sent (%s); it stays claimed and is sent again after the lease",
+                          row.key, exc)
+                return False
+            db_connection.close()  # the next query reconnects
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+
+def obsolete(row: Outbox, now) -> str:
+    """Why a row should no longer be sent, or "": a turn notice for a turn that is no
+    longer open, or anything older than GM_MAIL_MAX_AGE_HOURS (a restored backup, a
+    long outage) - asking for orders that can no longer be given only confuses."""
+    if row.kind in (Kind.TURN_OPENED, Kind.REMINDER):
+        turn = row.turn
+        if turn is not None and (turn.superseded or turn.status not in ("open", "paused")):
+            return f"obsolete: turn {turn.number} is no longer open for orders"
+    if row.kind != Kind.RECEIPT and row.created < now - timedelta(
+            hours=float(settings.GM_MAIL_MAX_AGE_HOURS)):
+        return f"obsolete: queued more than {settings.GM_MAIL_MAX_AGE_HOURS:g} hours ago"
+    return ""
 
 
 def give_up(pk: int) -> None:
@@ -137,3 +200,33 @@ def requeue_stale(now=None, *, pending_after: float = 120.0,
     for pk in dict.fromkeys(ids):
         _queue(pk)
     return ids
+
+
+def deliver_pending(now=None, *, limit: int = 100, budget_seconds: float = 45.0,
+                    sending_lease: float = 600.0, max_attempts: int = 9) -> int:
+    """Periodic: send, from the database, every row the broker did not deliver.
+
+    Pending rows (after their backoff) and claims older than the lease are sent here,
+    in-process, so mail survives a broker that lost its queue. Returns how many were sent.
+    """
+    now = now or timezone.now()
+    Outbox.objects.filter(status=Outbox.Status.PENDING, attempts__gte=max_attempts).update(
+        status=Outbox.Status.FAILED)
+    Outbox.objects.filter(status=Outbox.Status.SENDING,
+                          claimed_at__lt=now - timedelta(seconds=sending_lease)).update(
+        status=Outbox.Status.PENDING)
+    rows = Outbox.objects.filter(status=Outbox.Status.PENDING).order_by("created")
+    due = [pk for pk, attempts, claimed in rows.values_list("pk", "attempts",
+                                                            "claimed_at")[:limit * 5]
+           if claimed is None or claimed <= now - timedelta(seconds=backoff_seconds(attempts))]
+    sent = failures = 0
+    end = time.monotonic() + budget_seconds
+    for pk in due[:limit]:
+        if time.monotonic() > end or failures >= 3:  # the mail server is down: next run
+            break
+        try:
+            sent += deliver(pk)
+            failures = 0
+        except TransientSendError:
+            failures += 1
+    return sent

@@ -1,4 +1,5 @@
-"""Thin Celery wrappers: deliver one outbox row (retried with backoff), send reminders."""
+"""Thin Celery wrappers: deliver one outbox row (retried with backoff), compose a
+service event's notices, reminders, and the periodic catch-up from the database."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def deliver(self, outbox_id: int) -> bool:
             return False
         if self.request.is_eager:
             # In-process (embedded) mode: no broker to wait on; the periodic sweep
-            # (send_reminders -> requeue_stale) retries the row later.
+            # (deliver_pending) retries the row later.
             return False
         countdown = outbox.backoff_seconds(self.request.retries + 1)
         raise self.retry(exc=exc, countdown=countdown) from exc
@@ -34,7 +35,13 @@ def notify(event: str, pk: int) -> None:
 
 @shared_task(ignore_result=True)
 def send_reminders() -> int:
-    """Periodic (beat): deadline reminders, then re-queue mail whose task was lost."""
-    sent = notices.send_reminders()
-    outbox.requeue_stale()
-    return sent
+    """Periodic (beat): deadline reminders."""
+    return notices.send_reminders()
+
+
+@shared_task(ignore_result=True)
+def deliver_pending() -> int:
+    """Periodic (beat, `run_deadlines --loop`, `serve`): whatever the broker lost is
+    handled from the database: service events' notices, then pending mail."""
+    notices.catch_up()
+    return outbox.deliver_pending()

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 from . import actions
 
+# A database outage is ridden out over minutes: 15 s doubling to 10 min between tries,
+# about an hour in all; after that (or if the retry cannot be queued) the sweep
+# re-queues the claim once its lease is over. Retrying is safe: resolution is idempotent.
+RESOLVE_RETRY = {"autoretry_for": (OSError, OperationalError, InterfaceError),
+                 "retry_backoff": 15, "retry_backoff_max": 600, "retry_jitter": False,
+                 "max_retries": 10}
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             autoretry_for=(OSError, OperationalError), retry_backoff=True, max_retries=5)
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True, **RESOLVE_RETRY)
 def resolve_turn(turn_id: int) -> bool:
     return actions.resolve_turn(turn_id)
 

@@ -286,7 +286,7 @@ def test_production_stack_plays_a_game_over_http(tmp_path: Path) -> None:
         for i in (1, 2):
             stack.start(f"worker{i}", celery, "-A", "gm", "worker", "--loglevel=INFO",
                         "--concurrency=1", f"--hostname=smoke{i}@%h", "--without-mingle",
-                        "--without-gossip")
+                        "--without-gossip", "-Q", f"{queue},{queue}-mail")
         stack.start("beat", celery, "-A", "gm", "beat", "--loglevel=INFO",
                     f"--schedule={tmp_path / 'beat-schedule'}")
         _wait_http(base, stack)
