@@ -45,8 +45,10 @@ def real_broker(transactional_db, settings):
 def workers(real_broker, tmp_path):
     started: list[Worker] = []
 
-    def start(name: str = "w1", concurrency: int = 1) -> Worker:
-        worker = Worker(f"{name}-{len(started)}", tmp_path, concurrency)
+    def start(name: str = "w1", concurrency: int = 1, *, queues: str = "gm",
+              env: dict[str, str] | None = None) -> Worker:
+        worker = Worker(f"{name}-{len(started)}", tmp_path, concurrency, queues=queues,
+                        env=env)
         started.append(worker)
         return worker
 

@@ -36,14 +36,24 @@ def worker_env(**extra: str) -> dict[str, str]:
 class Worker:
     """A `celery worker` subprocess; `kill()` sends SIGKILL to the whole process group."""
 
-    def __init__(self, name: str, log_dir: Path, concurrency: int = 1) -> None:
-        self.log = open(log_dir / f"{name}.log", "w")  # noqa: SIM115 - closed in stop()
+    def __init__(self, name: str, log_dir: Path, concurrency: int = 1, *,
+                 queues: str = "gm", env: dict[str, str] | None = None) -> None:
+        self.path = log_dir / f"{name}.log"
+        self.log = open(self.path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "gm", "worker", "-l", "info", "-Q", "gm",
+            [sys.executable, "-m", "celery", "-A", "gm", "worker", "-l", "info", "-Q", queues,
              "-n", f"{name}@%h", "-c", str(concurrency), "--without-gossip", "--without-mingle",
              "--without-heartbeat"],
-            cwd=ROOT, env=worker_env(), stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=worker_env(**(env or {})), stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.path.read_text(errors="replace")
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -73,3 +83,60 @@ def purge_broker() -> None:
     from gm.celery import app
 
     app.control.purge()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PrivateRedis:
+    """A redis-server of the test's own (no persistence), to stop and start as a fault:
+    the shared broker other tests and helpers use is never touched."""
+
+    def __init__(self, log_dir: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.log_dir = log_dir
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> PrivateRedis:
+        log = open(self.log_dir / f"redis-{self.port}.log", "a")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"], stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True)
+        log.close()
+        import redis
+
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
+        wait_for(lambda: _pings(client), 10, "the private redis-server to answer")
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+
+def _pings(client) -> bool:
+    try:
+        return bool(client.ping())
+    except Exception:
+        return False
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at another broker (pools rebuilt)."""
+    from gm.celery import app
+
+    app.conf.broker_url = url
+    app._pool = None
+    app.amqp._producer_pool = None
