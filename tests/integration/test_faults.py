@@ -22,11 +22,11 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.db import connection
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.core.types import Orders
 from games.core.verify import verify_record
+from gm.accounts import tokens
 from gm.mail import notices, outbox
 from gm.mail.models import Kind, Outbox
 from gm.play import actions
@@ -41,7 +41,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 # --- helpers -----------------------------------------------------------------------------
 def _api(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {tokens.issue(user)[1]}")
     return client
 
 
