@@ -10,15 +10,25 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 
+from gm.accounts.confirmation import email_confirmed
+
 from .models import Kind, MailPreference
 
 _SALT = "gm.mail.unsubscribe"
 
 
 def confirmed(user) -> bool:
-    """Whether mail may go to the user's address and count as theirs. Until e-mail
-    confirmation exists in gm.accounts every active account's address counts."""
-    return user is not None and bool(user.email) and getattr(user, "is_active", True)
+    """Whether mail may go to the user's address and count as theirs: the account's
+    `gm.accounts.confirmation.email_confirmed`, read from the profile already loaded with
+    the user when there is one (the inbound path selects it with the seat), so the hot
+    path spends no query on it."""
+    cache = getattr(getattr(user, "_state", None), "fields_cache", {})
+    if user is not None and "profile" in cache:
+        if not (getattr(user, "is_active", False) and user.email):
+            return False
+        flag = getattr(cache["profile"], "email_confirmed", None)  # no profile: confirmed
+        return flag is None or bool(flag)
+    return email_confirmed(user)
 
 
 def wants(user, kind: str) -> bool:

@@ -20,6 +20,8 @@ from django.conf import settings
 
 from gm.play.models import Game, Seat
 
+from .prefs import confirmed
+
 _GAME = re.compile(r"^\s*GAME\s+#?(\S+)\s*$", re.IGNORECASE)
 _SIGNON = re.compile(r"^\s*SIGNON\s+(?:(\S+)\s+)?([A-Za-z0-9]+)\s*$", re.IGNORECASE)
 
@@ -115,10 +117,11 @@ _MISSING = ("this message does not say which seat it is for: reply to the addres
 
 
 def sender_allowed(seat: Seat, sender: str) -> bool:
-    """The seat's user's address or one of Seat.emails, unless the seat allows anyone."""
+    """The seat's user's address once confirmed, or one of Seat.emails (which the
+    seat's player set), unless the seat allows anyone."""
     if seat.allow_any_sender:
         return True
     allowed = {e.strip().lower() for e in (seat.emails or []) if e}
-    if seat.user is not None and seat.user.email:
+    if seat.user is not None and seat.user.email and confirmed(seat.user):
         allowed.add(seat.user.email.strip().lower())
     return sender.strip().lower() in allowed

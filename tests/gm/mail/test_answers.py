@@ -127,3 +127,19 @@ def test_a_stranger_writing_to_a_seat_is_never_answered_through_any_outcome(
                 shapes.plain("ADD 1", sender="eve@evil.example", to=p1.reply_address)):
         feed(raw)
     assert all(m.to != ["eve@evil.example"] for m in mailoutbox)
+
+
+def test_an_unconfirmed_address_gets_no_mail_and_does_not_count_as_the_seats(
+        make_game, feed, mailoutbox, players):
+    from gm.accounts.confirmation import mark_unconfirmed
+
+    mark_unconfirmed(players[0])
+    game = make_game("tally", 2)
+    p1, p2 = seat(game, "P1"), seat(game, "P2")
+    assert p1.user == players[0]
+    notices_to = {tuple(m.to) for m in mailoutbox}
+    assert (p1.user.email,) not in notices_to and (p2.user.email,) in notices_to
+    result = feed(shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address))
+    assert result.outcome == Outcome.WRONG_SENDER
+    assert all(m.to != [p1.user.email] for m in mailoutbox)  # nobody confirmed to warn
+    assert not Submission.objects.filter(seat=p1).exists()
