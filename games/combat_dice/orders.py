@@ -519,7 +519,9 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                        ["STANDING IF ATTACK < 2 THEN REROLL", "STANDING IF HP < 5 THEN CAST"],
             "items": items,
             "spells": [sp.describe() for sp in catalog.SPELLS.values()],
-            "example": "EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR",
+            "example": "EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR" + "".join(  # + its dice
+                f"\nSPECIALTY {' '.join(d.upper() for d in _spread(n))}"
+                for n in [fighter["specialty_count"]] if n),
         }
     if phase == "reroll":
         return {"title": "Reroll or keep?",

@@ -23,7 +23,6 @@ SEEDS = range(3)
 MAX_TURNS = 150
 # Engine prompt examples that do not parse in some states (reported to the game helpers).
 KNOWN_BAD_EXAMPLES = {
-    "combat_dice": "the arming example lists items but no SPECIALTY line for advanced combatants",
     "duel_of_ages": "MOVE <character> TO F5 is refused when F5 cannot be reached (tunnels)",
 }
 
