@@ -8,7 +8,7 @@ import pytest
 
 from games.core.verify import verify_record
 from gm.play import actions
-from gm.play.models import Submission
+from gm.play.models import Game, Submission
 
 from .conftest import LAPTOP, PHONE, login, overflow
 
@@ -149,3 +149,37 @@ def test_history_export_press_and_result(live_server, open_page, gm_user, player
     info.value.save_as(path)
     assert info.value.suggested_filename == f"game-{game.pk}-tally.json"
     assert verify_record(json.loads(path.read_text())).ok
+
+
+def test_create_with_option_selects_invite_join_and_start(live_server, open_page, gm_user,
+                                                          players):
+    base = live_server.url
+    gm = open_page(PHONE)
+    login(gm, base, "gamemaster")
+    gm.goto(f"{base}/games/new/")
+    gm.click("text=Warpspawn Combat Dice")
+    gm.fill("#id_title", "Arena")
+    gm.select_option("#id_option_combatants", "advanced")  # a select, not `name = value`
+    gm.select_option("#id_option_max_turns", "50")
+    assert gm.is_checked("input[name=role][value=referee]")
+    gm.click("#new-game button[type=submit]")
+    gm.wait_for_selector("#invite-url")
+    invite = gm.inner_text("#invite-url").strip()
+    game = Game.objects.get(title="Arena")
+    assert game.options["combatants"] == "advanced" and game.options["max_turns"] == 50
+    assert invite.endswith(f"/games/{game.pk}/invite/")
+    assert "Share the invite link" in gm.inner_text("#next-step")
+
+    for name in ("alice", "bob"):
+        tab = open_page(PHONE)
+        login(tab, base, name)
+        tab.goto(invite)
+        tab.click("#join")
+        assert "You have seat" in tab.inner_text("#messages")
+        assert "Waiting for the GM (gamemaster) to start the game" in tab.inner_text("#next-step")
+    gm.reload()
+    gm.click("#start")
+    assert "turn 1 is open" in gm.inner_text("#messages")
+    tab.goto(f"{base}/games/{game.pk}/")
+    assert "Your orders for turn 1 are due." in tab.inner_text("#next-step")
+    assert tab.inner_text("#example-text").count("\n") >= 1  # EQUIP and SPECIALTY lines
