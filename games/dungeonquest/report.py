@@ -30,9 +30,11 @@ def render(events: list[Event], viewer: str | None) -> str:
     out = [f"# Report {turn}: turn {turn} of {head.data['turns']}", ""]
     if turn == 1:
         out.append("Report 1 covers turn 1's movement only.")
-    else:
+    elif any(e.data.get("phase") == "decision" for e in events if e.kind != "turn"):
         out.append(f"First the decisions arising from turn {turn - 1}, then turn {turn}'s "
                    f"movement.")
+    else:  # nothing this reader may see was left over from last turn
+        out.append(f"Turn {turn}'s movement.")
     left = head.data["sunset_in"]
     out.append("")
     out.append(f"**Sunset in {left} turn{'s' if left != 1 else ''}.**" if left else

@@ -144,7 +144,8 @@ class Ctx:
                        f"Point{'s' if amount != 1 else ''} ({ch['life']} left).",
                  damage=amount)
         if ch["life"] <= 0:
-            self.kill(seat, cause)
+            # the public line names the cause, never the dice (they are the hero's own)
+            self.kill(seat, cause.split(" (")[0])
             return False
         if ch["potion"] and self.answer(seat, "hurt", {}, plain=False) is not None:
             from .items import drink

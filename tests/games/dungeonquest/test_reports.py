@@ -114,3 +114,36 @@ def test_svg_map_from_a_view():
     assert picture.startswith("<svg") and picture.endswith("</svg>")
     assert "Sir Rohan" in picture and "B1: room" in picture
     assert picture.count("<circle") == 2
+
+
+def test_no_decisions_header_when_none_were_left_over():
+    st = make_state()
+    st["turn"] = 5
+    stack_tiles(st, "room-cross")
+    stack(st, "room", "empty")
+    _, events = run(st, {"P1": "MOVE EAST"}, [])
+    for viewer in ("P1", None):
+        text = ENGINE.report(events, viewer)
+        assert "First the decisions" not in text and "Turn 5's movement." in text
+    st["chars"]["P1"]["pending"] = {"type": "crypt", "square": "A1"}
+    stack(st, "room", "empty")
+    _, events = run(st, {"P1": "IGNORE\nMOVE EAST"}, [])
+    assert "First the decisions arising from turn 4" in ENGINE.report(events, "P1")
+    assert "First the decisions" not in ENGINE.report(events, None)  # a private decision
+
+
+@pytest.mark.parametrize("card, script, private", [
+    ("sneak:orc", [("sneak/P1", 12)], "the ambush (d12-Luck: 12-4)"),
+    ("bats", [("harm/bats/P1", 6)], "a swarm of vampire bats (d6: 6)"),
+])
+def test_the_public_death_line_keeps_the_dice_private(card, script, private):
+    st = make_state()
+    st["chars"]["P1"]["life"] = 5
+    stack_tiles(st, "room-cross")
+    stack(st, "room", card)
+    new, events = run(st, {"P1": "MOVE EAST"}, script)
+    assert new["chars"]["P1"]["status"] == "dead"
+    public = ENGINE.report(events, None)
+    assert "has perished in B1" in public
+    assert private.split(" (")[0] in public and "(d" not in public
+    assert private.lower() in ENGINE.report(events, "P1").lower()

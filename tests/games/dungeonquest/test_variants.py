@@ -64,7 +64,8 @@ def test_a_poison_potion_can_kill():
                       [("potion/P1", 1), ("potion/harm/P1", 5)])
     ch = new["chars"]["P1"]
     assert ch["status"] == "dead" and ch["pos"] == "A1"
-    assert "the poison (d6: 5)" in lines(events)
+    assert "The poison (d6: 5): loses 5" in lines(events)  # the dice stay private
+    assert "has perished in A1** (the poison)." in lines(events)
 
 
 def test_a_sleeping_draught_costs_the_turn_it_is_drunk():
@@ -139,7 +140,7 @@ def test_a_scorpion_can_kill():
     new, events = run(st, {"P1": "MOVE EAST\nIF CORPSE THEN SEARCH BODY"},
                       [("harm/scorpion/P1", 2)])
     assert new["chars"]["P1"]["status"] == "dead"
-    assert "a scorpion (d6: 2)" in lines(events)
+    assert "A scorpion (d6: 2): loses 2" in lines(events)
 
 
 @pytest.mark.parametrize("card, script, life, treasure, potion", [
