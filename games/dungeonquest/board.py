@@ -166,18 +166,21 @@ STEP_COST = {"open": 1, "door": 2, "portcullis": 3}
 
 
 def route(board: Board, start: str, entry: str | None, targets: set[str],
-          occupied: set[str] | frozenset[str] = frozenset()) -> tuple[str | None, int]:
-    side, cost, _ = route_to(board, start, entry, targets, occupied)
+          occupied: set[str] | frozenset[str] = frozenset(),
+          avoid: set[str] | frozenset[str] = frozenset()) -> tuple[str | None, int]:
+    side, cost, _ = route_to(board, start, entry, targets, occupied, avoid)
     return side, cost
 
 
 def route_to(board: Board, start: str, entry: str | None, targets: set[str],
-             occupied: set[str] | frozenset[str] = frozenset()
+             occupied: set[str] | frozenset[str] = frozenset(),
+             avoid: set[str] | frozenset[str] = frozenset()
              ) -> tuple[str | None, int, str | None]:
     """First side of the cheapest known-or-hopeful path from `start` to any of `targets`.
 
     Unexplored squares are assumed open on every side; doors, portcullises, pits and other
-    awkward tiles cost extra. Returns (side, cost) or (None, -1) when nothing leads there.
+    awkward tiles cost extra; `avoid` squares are never entered (a bot's pits). Returns
+    (side, cost, target) or (None, -1, None) when nothing leads there.
     """
     if start in targets:
         return None, 0, start
@@ -218,6 +221,8 @@ def route_to(board: Board, start: str, entry: str | None, targets: set[str],
             extra = STEP_COST[kind]
             if cell is not None and cell["kind"] in ("pit", "cave-in") and side != ent:
                 extra += 6 if cell["kind"] == "pit" else 2
+            if target in avoid and target not in targets:
+                continue
             if target in occupied and target not in CHAMBER:
                 extra += 2
             tcell = board.get(target)

@@ -1,9 +1,15 @@
-"""A simple bot and a balance check: `python -m games.dungeonquest.simulate --games N`.
+"""A bot and the balance check: `python -m games.dungeonquest.simulate [--games 2000]
+[--players 1 4]`.
 
-The bot walks to the treasure chamber, loots while it is safe to, and heads for the
-nearest tower in time for sunset. It fights what it meets (escaping trolls and champions
-when hurt), searches crypts and bodies, drinks its potion when low and uses its rings
-sensibly. It plays every hero in turn, solo, and prints the survival rate and treasure.
+The bot plays as a player after treasure would: it heads for the treasure chamber as long
+as its sum (turns to the chamber, one turn of looting, turns home, one turn of slack)
+fits before sunset, loots twice, then walks to the nearest tower and LEAVEs. On the way
+it never crosses a known bottomless pit unless nimble (or it is the only way), passes
+through towers instead of stepping out by mistake, searches when walled in and steps out
+and back when a room is searched out. It fights what it meets (escaping champions when
+hurt), searches crypts and bodies, drinks its potion when low and uses its rings
+sensibly. The command prints, per player count, survival next to the rulebook's "about 15
+percent", the share of survivors who reached the chamber, their gold and each hero's rate.
 """
 
 from __future__ import annotations
@@ -14,8 +20,20 @@ from typing import Any
 
 from games.core.replay import secret_rng
 
-from .board import CHAMBER, SIDE_WORDS, TOWERS, opposite, route, route_to, side_towards, targets_for
+from .board import (
+    CHAMBER,
+    SIDE_WORDS,
+    TOWERS,
+    coords,
+    neighbour,
+    opposite,
+    route,
+    route_to,
+    side_towards,
+    targets_for,
+)
 from .content import HEROES
+from .rules.movement import UNSEARCHABLE
 from .state import State, treasure_total
 
 RING_ORDERS = {"healing": "IF LIFE < 7 THEN USE RING OF HEALING",
@@ -33,7 +51,26 @@ def home_distance(state: State, seat: str) -> tuple[str, int]:
     return (tower, cost) if tower else ("A1", 99)
 
 
-def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 5) -> str:
+def turns_for(cost: int) -> int:
+    """Turns a route of this cost takes: corridors carry a hero several squares a turn."""
+    return max(1, (cost * 3 + 3) // 4)
+
+
+def chamber_in_reach(state: State, seat: str, left: int, margin: int) -> bool:
+    """A player's sum: to the chamber, one turn of looting, then home, with a margin."""
+    ch = state["chars"][seat]
+    board = state["board"]
+    _, there = route(board, ch["pos"], ch["entry"], set(CHAMBER))
+    if there < 0:  # walled in for now: a secret door may still open the way
+        x, y = coords(ch["pos"])
+        there = min(abs(x - cx) + abs(y - cy) for cx, cy in map(coords, CHAMBER))
+    _, back, _ = route_to(board, CHAMBER[0], None, set(TOWERS))
+    if back < 0:
+        return False
+    return turns_for(there) + 1 + turns_for(back) + margin <= left
+
+
+def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 1) -> str:
     ch = state["chars"][seat]
     if state.get("picking"):  # the hero this seat would get by default: no contest
         return f"HERO {ch['hero'].upper()}"
@@ -51,8 +88,8 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 5)
     lines += [RING_ORDERS[r] for r in ch["rings"]]
     in_chamber = ch["pos"] in CHAMBER
     looted = sum(1 for t in ch["treasure"] if t["name"] == "a treasure counter") // 2
-    heading_home = looted > 0 or ch["destination"] in TOWERS or dist + margin >= left
-    estimate = max(1, (dist * 2) // 3)
+    heading_home = looted > 0 or not chamber_in_reach(state, seat, left, margin)
+    estimate = turns_for(dist)
     if in_chamber:
         if looted < loot_turns and estimate + margin + 1 < left and ch["life"] > 5:
             lines.append("LOOT")
@@ -61,7 +98,8 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 5)
         return "\n".join(lines)
     goal = tower if heading_home else "E7"
     here = state["board"][ch["pos"]]["kind"]
-    if here == "pit" and HEROES[ch["hero"]]["agility"] < 7 and ch["prev"]:
+    if here == "pit" and HEROES[ch["hero"]]["agility"] < 7 and ch["prev"] and \
+            other_way(state, seat, goal):
         back = side_towards(ch["pos"], ch["prev"])
         if ch["prev"] in TOWERS and not heading_home and back:
             # back into the tower and straight out by its other exit
@@ -70,61 +108,133 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 5)
         else:
             lines.append("RETREAT")  # only the nimble leap pits
         return "\n".join(lines)
-    side, _ = route(state["board"], ch["pos"], ch["entry"], targets_for(goal))
     lines.append(f"DESTINATION {goal}")
-    if side is None:
-        lines.append("SEARCH")  # walled in: look for a secret door
-    else:
-        lines.append(f"MOVE TO {goal}")
+    lines.append(step_toward(state, seat, goal))
     return "\n".join(lines)
 
 
-def play(engine: Any, seats: list[str], first_hero: str, secret: str) -> State:
+def other_way(state: State, seat: str, goal: str) -> bool:
+    """From a pit: does a way to `goal` lead back out the way in, not across the pit?"""
+    ch = state["chars"][seat]
+    board = state["board"]
+    prev = ch["prev"]
+    pits = {sq for sq, c in board.items() if c["kind"] == "pit"}
+    entry = side_towards(prev, ch["pos"])
+    if prev in TOWERS:
+        return True  # back into the tower and out by its other exit
+    side, _ = route(board, prev, entry, targets_for(goal), avoid=pits)
+    return side is not None
+
+
+def step_toward(state: State, seat: str, goal: str) -> str:
+    """The move a careful player makes toward `goal`: never across a known bottomless pit
+    unless nimble, never into a tower by mistake (through it, out by the other exit), a
+    search when walled in, and out and back when the room is searched out."""
+    ch = state["chars"][seat]
+    board = state["board"]
+    avoid: set[str] = set()
+    if HEROES[ch["hero"]]["agility"] < 7:
+        avoid = {sq for sq, c in board.items() if c["kind"] == "pit" and sq != ch["pos"]}
+    occupied = {c["pos"] for s, c in state["chars"].items() if s != seat and c["status"] == "in"}
+    targets = targets_for(goal)
+    if ch["pos"] in targets:
+        return "LEAVE" if goal in TOWERS else "STAY"
+    side, _ = route(board, ch["pos"], ch["entry"], targets, occupied, avoid)
+    if side is None and avoid:  # the pit is the only way on: a player takes the risk
+        side, _ = route(board, ch["pos"], ch["entry"], targets, occupied)
+    if side is None:
+        searchable = board[ch["pos"]]["kind"] not in UNSEARCHABLE
+        if searchable and ch["searches"] < 2:
+            return "SEARCH"  # walled in: look for a secret door
+        if not ch["prev"]:
+            return "STAY"
+        side = side_towards(ch["pos"], ch["prev"])  # out, to come back and search again
+        if side is None:
+            return "RETREAT"
+    plain, _ = route(board, ch["pos"], ch["entry"], targets, occupied)
+    if plain == side:
+        return f"MOVE TO {goal}"
+    words = [SIDE_WORDS[side].upper()]
+    ahead = neighbour(ch["pos"], side)
+    if ahead in TOWERS and ahead != goal:
+        out = [s for s in TOWERS[ahead] if s != opposite(side)]
+        words.append(SIDE_WORDS[out[0]].upper())
+    return "MOVE " + " ".join(words)
+
+
+def play(engine: Any, seats: list[str], first_hero: str, secret: str,
+         reached: set[str] | None = None) -> State:
+    """One bot game. `reached` collects the seats whose hero entered the treasure chamber."""
     state, _ = engine.setup(seats, {"first_hero": first_hero}, secret_rng(secret, None))
     number = 0
     while engine.decision(state) is not None:
         number += 1
         orders = {s: engine.parse_orders(state, s, bot_orders(state, s))
                   for s in engine.decision(state).seats}
-        state, _ = engine.resolve(state, orders, secret_rng(secret, number))
+        state, events = engine.resolve(state, orders, secret_rng(secret, number))
+        if reached is not None:
+            reached.update(e.data["seat"] for e in events
+                           if e.kind == "move" and e.data.get("to") in CHAMBER)
     return state
 
 
-def main(argv: list[str] | None = None) -> None:
+RULEBOOK_SURVIVAL = 15  # "about 15 percent chance of survival"
+
+
+def measure(players: int, games: int, seed: str) -> dict[str, Any]:
+    """Play `games` bot games of `players` heroes; the figures the README quotes."""
     from .content import HERO_ORDER
     from .engine import ENGINE
+    seats = ENGINE.seat_names(players)
+    heroes = {h: [0, 0] for h in HERO_ORDER}  # played, survived
+    survivors: list[tuple[int, bool, int]] = []  # gold, reached the chamber, turn out
+    cpu = time.process_time()
+    for g in range(games):
+        reached: set[str] = set()
+        state = play(ENGINE, seats, HERO_ORDER[g % len(HERO_ORDER)], f"{seed}-{g:06d}",
+                     reached)
+        for seat, ch in state["chars"].items():
+            heroes[ch["hero"]][0] += 1
+            if ch["status"] == "escaped":
+                heroes[ch["hero"]][1] += 1
+                turn = int(ch["fate"].rsplit(" ", 1)[-1]) if ch["fate"][-1].isdigit() \
+                    else state["turns"]
+                survivors.append((treasure_total(ch), seat in reached, turn))
+    played = sum(r[0] for r in heroes.values())
+    return {"players": players, "games": games, "heroes": heroes, "played": played,
+            "survivors": survivors, "cpu_ms": (time.process_time() - cpu) / games * 1000}
+
+
+def report(m: dict[str, Any]) -> list[str]:
+    played, surv = m["played"], m["survivors"]
+    n = len(surv)
+    label = "solo" if m["players"] == 1 else f"{m['players']} players"
+    out = [f"{label}: {m['games']} games, {played} heroes, {m['cpu_ms']:.1f} ms CPU per game",
+           f"  survival: {n}/{played} = {100 * n / played:.1f}% "
+           f"(rulebook: about {RULEBOOK_SURVIVAL}%)"]
+    if n:
+        chamber = sum(1 for _, r, _ in surv if r)
+        broke = sum(1 for g, _, _ in surv if g == 0)
+        out += [f"  survivors who reached the treasure chamber: {chamber}/{n} = "
+                f"{100 * chamber / n:.1f}%",
+                f"  survivors with no gold: {broke}/{n} = {100 * broke / n:.1f}%; "
+                f"mean gold {sum(g for g, _, _ in surv) / n:.0f}, best "
+                f"{max(g for g, _, _ in surv)}; mean turn out {sum(t for *_, t in surv) / n:.1f}"]
+    for hero, (k, s) in m["heroes"].items():
+        if k:
+            out.append(f"  {hero:<11} survival {100 * s / k:5.1f}% ({s}/{k})")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, nargs="+", default=[1, 4],
+                        choices=[1, 2, 3, 4])
     parser.add_argument("--seed", default="dq")
     args = parser.parse_args(argv)
-    seats = ENGINE.seat_names(args.players)
-    heroes = {h: [0, 0, 0] for h in HERO_ORDER}  # played, survived, treasure
-    treasure_escaped = []
-    start = time.perf_counter()
-    for g in range(args.games):
-        first = HERO_ORDER[g % len(HERO_ORDER)]
-        state = play(ENGINE, seats, first, f"{args.seed}-{g:06d}")
-        for ch in state["chars"].values():
-            row = heroes[ch["hero"]]
-            row[0] += 1
-            if ch["status"] == "escaped":
-                row[1] += 1
-                row[2] += treasure_total(ch)
-                treasure_escaped.append(treasure_total(ch))
-    took = time.perf_counter() - start
-    played = sum(r[0] for r in heroes.values())
-    survived = sum(r[1] for r in heroes.values())
-    print(f"{args.games} games, {args.players} player(s) each, {played} heroes, "
-          f"{took / args.games * 1000:.1f} ms per game")
-    print(f"survival: {survived}/{played} = {100 * survived / played:.1f}%")
-    if treasure_escaped:
-        print(f"treasure of survivors: mean {sum(treasure_escaped) / len(treasure_escaped):.0f}"
-              f" gold, best {max(treasure_escaped)} gold")
-    for hero, (n, s, t) in heroes.items():
-        if n:
-            print(f"  {hero:<11} survival {100 * s / n:5.1f}%  mean treasure when escaped "
-                  f"{(t / s) if s else 0:.0f}")
+    for players in args.players:
+        print("\n".join(report(measure(players, args.games, args.seed))))
 
 
 if __name__ == "__main__":

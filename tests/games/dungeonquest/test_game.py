@@ -61,9 +61,10 @@ def test_options_choose_the_first_hero():
 
 def test_simulation_prints_survival_and_treasure(capsys):
     from games.dungeonquest.simulate import main
-    main(["--games", "4", "--seed", "smoke"])
+    main(["--games", "4", "--players", "1", "2", "--seed", "smoke"])
     out = capsys.readouterr().out
-    assert "survival:" in out and "knight" in out
+    assert "solo: 4 games" in out and "2 players: 4 games" in out
+    assert out.count("(rulebook: about 15%)") == 2 and "knight" in out
 
 
 @pytest.mark.slow
