@@ -7,8 +7,22 @@ client writes itself are further left and are ignored). Without proxies: REMOTE_
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest
+
+# Stored in IP address columns (django-axes' logs): PostgreSQL refuses anything else, so
+# a request without a usable address (the test client's force_login, a broken proxy
+# header) counts under this one placeholder instead of failing the log-in.
+UNKNOWN = "0.0.0.0"
+
+
+def _valid(value: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return None
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -16,6 +30,6 @@ def client_ip(request: HttpRequest) -> str:
     if count > 0:
         hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
                 if h.strip()]
-        if len(hops) >= count:
-            return hops[-count]
-    return request.META.get("REMOTE_ADDR") or "unknown"
+        if len(hops) >= count and (hop := _valid(hops[-count])):
+            return hop
+    return _valid(request.META.get("REMOTE_ADDR") or "") or UNKNOWN

@@ -23,3 +23,13 @@ def test_zone_of_user_defaults_to_utc_and_refuses_unknown_names():
     with pytest.raises(ValueError):
         timezones.set_zone(user, "Mars/Olympus")
     assert timezones.zone_of(user).key == "America/New_York"
+
+
+def test_client_ip_is_always_an_address_a_database_column_accepts():
+    from django.test import RequestFactory
+
+    from gm.accounts.clientip import UNKNOWN, client_ip
+    rf = RequestFactory()
+    assert client_ip(rf.get("/", REMOTE_ADDR="10.1.2.3")) == "10.1.2.3"
+    assert client_ip(rf.get("/", REMOTE_ADDR="")) == UNKNOWN
+    assert client_ip(rf.get("/", REMOTE_ADDR="unknown")) == UNKNOWN
