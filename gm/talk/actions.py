@@ -101,6 +101,12 @@ def _notify(game: Game, message: Message) -> None:
 
 
 # --- unread markers --------------------------------------------------------------------
+def last_seen(game: Game, user) -> datetime | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return LastSeen.objects.filter(user=user, game=game).values_list("at", flat=True).first()
+
+
 def mark_seen(game: Game, user, when: datetime | None = None) -> None:
     if getattr(user, "is_authenticated", False):
         LastSeen.objects.update_or_create(user=user, game=game,

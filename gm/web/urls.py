@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", views.join, name="game-join"),
     path("games/<int:pk>/start/", views.start, name="game-start"),
     path("games/<int:pk>/orders/", views.submit_orders, name="game-orders"),
+    path("games/<int:pk>/orders/preview.json", views.preview_json, name="game-preview"),
     path("games/<int:pk>/thread/", views.post_message, name="game-post"),
     path("games/<int:pk>/press/", views.send_press, name="game-press"),
     path("games/<int:pk>/live.json", views.live, name="game-live"),

@@ -249,6 +249,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "live_json": json.dumps(_live(game, request.user), sort_keys=True),
         "invite_url": request.build_absolute_uri(reverse("game-invite", args=[game.pk])),
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],
+        "seen_at": None,
     }
     context.update(extra)
     return context
@@ -256,7 +257,8 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
 
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
-    response = render(request, "web/game.html", _game_context(request, game))
+    seen = talk.last_seen(game, request.user)  # what arrived since is marked "new"
+    response = render(request, "web/game.html", _game_context(request, game, seen_at=seen))
     talk.mark_seen(game, request.user)
     return response
 
@@ -325,6 +327,26 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(request, f"Orders accepted for turn {sub.turn.number} (version "
                               f"{sub.version}, receipt {sub.receipt[:16]}…).")
     return _back(pk, "#orders")
+
+
+@login_required
+@require_POST
+def preview_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """Orders as understood for what is typed, without storing (the page's live preview)."""
+    game = get_object_or_404(Game, pk=pk)
+    seat = game.seat_of(request.user)
+    if seat is None:
+        return JsonResponse({"detail": "only a seated player previews orders"}, status=403)
+    text = request.POST.get("text", "")
+    if not text.strip():
+        return JsonResponse({"ok": False, "orders": [], "errors": []})
+    try:
+        orders = actions.check_orders(game, seat, text)
+    except OrdersInvalid as exc:
+        return JsonResponse({"ok": False, "orders": exc.accepted,
+                             "errors": [e.to_json() for e in exc.errors]})
+    return JsonResponse({"ok": True, "orders": orders.text.splitlines(), "errors": [],
+                         "conditional": bool(re.search(r"\bIF\b", orders.text))})
 
 
 @login_required

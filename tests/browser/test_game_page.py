@@ -39,6 +39,15 @@ def test_orders_error_then_sent_then_edited(live_server, open_page, gm_user, pla
     page.goto(f"{base}/games/{game.pk}/")
     assert "P1" in page.inner_text("#owing")
 
+    # While typing, the orders as the server would understand them (nothing stored).
+    page.fill("#id_text", "add 2")
+    page.wait_for_selector("#live-preview pre")
+    assert page.inner_text("#live-preview pre") == "ADD 2"
+    page.fill("#id_text", "ADD 2\nJUMP")
+    page.wait_for_selector("#live-preview .errors-live")
+    assert "Line 2: unknown order 'JUMP'" in page.inner_text("#live-preview")
+    assert Submission.objects.filter(turn__game=game).count() == 0
+
     # A refused order: the errors are on screen and focused, the text stays in the box.
     page.fill("#id_text", "ADD 2\nJUMP")
     page.click("#send-orders")

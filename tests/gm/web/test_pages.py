@@ -289,6 +289,10 @@ def test_lobby_marks_unread_reports_posts_and_press(gm_user, players, on_commit)
     bob.post(f"/games/{game.pk}/press/", {"recipient": "P1", "text": "psst"})
     lobby = _text(alice.get("/"))
     assert "2 new" in lobby and "1 post" in lobby and "1 private" in lobby
+    page = _text(alice.get(f"/games/{game.pk}/"))  # marked on the page once, then seen
+    assert page.count('<span class="badge">new</span>') == 2
+    assert 'class="badge unread"' not in _text(alice.get("/"))
+    assert '<span class="badge">new</span>' not in _text(alice.get(f"/games/{game.pk}/"))
     bob_lobby = _text(bob.get("/"))  # bob's own post and press are not news to him
     assert "1 post" not in bob_lobby and "private)" not in bob_lobby
 
@@ -355,3 +359,16 @@ def test_thread_post_and_feed(make_game, players, on_commit):
 def test_favicon():
     resp = Client().get("/favicon.ico")
     assert resp.status_code == 301 and resp["Location"].endswith("favicon.svg")
+
+
+def test_live_preview_json_parses_without_storing(gm_user, players):
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    url = f"/games/{game.pk}/orders/preview.json"
+    assert alice.post(url, {"text": "add 2"}).json() == {
+        "ok": True, "orders": ["ADD 2"], "errors": [], "conditional": False}
+    bad = alice.post(url, {"text": "ADD 1\nADD 9"}).json()
+    assert bad["ok"] is False and bad["errors"][0]["line"] == 2
+    assert "out of range" in bad["errors"][0]["message"]
+    assert _client(players[2]).post(url, {"text": "ADD 1"}).status_code == 403
+    assert game.turns.get(number=1).submissions.count() == 0

@@ -9,6 +9,7 @@
     var t = box();
     if (!t) return;
     t.value = t.value && !/\n$/.test(t.value) ? t.value + "\n" + text : t.value + text;
+    t.dispatchEvent(new Event("input"));
     t.focus();
   }
 
@@ -17,7 +18,11 @@
     if (pick) { addLine(pick.getAttribute("data-line")); return; }
     if (ev.target.id === "use-example") {
       var ex = document.getElementById("example-text");
-      if (ex && box()) { box().value = ex.textContent; box().focus(); }
+      if (ex && box()) {
+        box().value = ex.textContent;
+        box().dispatchEvent(new Event("input"));
+        box().focus();
+      }
     }
   });
 
@@ -108,6 +113,56 @@
       .catch(function () { /* offline for a moment: try again next time */ });
   }
 
+  // --- live preview: the orders as the server would understand them, as they are typed ---
+  function livePreview() {
+    var out = document.getElementById("live-preview"), t = box();
+    if (!out || !t) return;
+    var timer = null, last = null;
+    function show(data) {
+      out.textContent = "";
+      if (!data || (!data.orders.length && !data.errors.length)) return;
+      var head = document.createElement("p");
+      head.textContent = data.ok ? "As understood (not sent yet):" :
+        "Not accepted yet; understood so far:";
+      out.appendChild(head);
+      if (data.orders.length) {
+        var pre = document.createElement("pre");
+        pre.textContent = data.orders.join("\n");
+        out.appendChild(pre);
+      }
+      if (data.errors.length) {
+        var ul = document.createElement("ul");
+        ul.className = "errors-live";
+        data.errors.forEach(function (e) {
+          var li = document.createElement("li");
+          li.textContent = (e.line > 0 ? "Line " + e.line + ": " : "") + e.message +
+                           (e.hint ? " — " + e.hint : "");
+          ul.appendChild(li);
+        });
+        out.appendChild(ul);
+      }
+      if (data.conditional) {
+        var note = document.createElement("p");
+        note.className = "muted";
+        note.textContent = "Which branch each IF takes is decided when the turn resolves; " +
+                           "no game can tell it in advance yet.";
+        out.appendChild(note);
+      }
+    }
+    function ask() {
+      if (t.value === last) return;
+      last = t.value;
+      var form = new FormData();
+      form.append("text", t.value);
+      var token = document.querySelector("#orders-form input[name=csrfmiddlewaretoken]");
+      fetch(out.getAttribute("data-url"), {method: "POST", body: form, credentials: "same-origin",
+            headers: {"X-CSRFToken": token ? token.value : ""}})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(show).catch(function () {});
+    }
+    t.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(ask, 500); });
+  }
+
   // A region that scrolls (a wide table, a long view) must be reachable by keyboard.
   function focusableScrollers() {
     document.querySelectorAll("pre, table, .scroll, .report, .board").forEach(function (el) {
@@ -133,7 +188,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    zoneSettings(); localDeadlines(); tick(); focusableScrollers();
+    zoneSettings(); livePreview(); localDeadlines(); tick(); focusableScrollers();
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
