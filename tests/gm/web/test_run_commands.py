@@ -1,0 +1,53 @@
+"""`make run`'s commands: the demo does not flood the console, links follow the served
+address, and the server logs a 403 as one line rather than a traceback."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.django_db(transaction=True)  # commits for real, so mail goes out as in `make run`
+def test_demo_writes_its_notices_to_files_with_links_to_the_served_address(settings, tmp_path,
+                                                                            capsys):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    settings.VAR_DIR = tmp_path
+    settings.SITE_URL = "http://127.0.0.1:9123"
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+    printed = out.getvalue().splitlines() + capsys.readouterr().out.splitlines()
+    assert len(printed) <= 12, printed  # a line per demo game, the logins, where mail went
+    assert "Demo logins" in out.getvalue()
+    mails = "".join(p.read_text() for p in (tmp_path / "mail").iterdir())
+    assert "http://127.0.0.1:9123/games/" in mails and ":8000" not in mails
+
+
+def test_serve_logs_a_403_without_its_traceback(gm_user, players, make_game):
+    from gm.play.management.commands.serve import _NoTracebackBelow500
+
+    game = make_game("tally", 1)
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record)
+
+    logger = logging.getLogger("django.request")
+    handler, quiet = Keep(), _NoTracebackBelow500()
+    logger.addHandler(handler)
+    logger.addFilter(quiet)
+    try:
+        c = Client()
+        c.force_login(players[0])
+        assert c.get(f"/games/{game.pk}/gm/").status_code == 403
+    finally:
+        logger.removeHandler(handler)
+        logger.removeFilter(quiet)
+    forbidden = [r for r in records if getattr(r, "status_code", None) == 403]
+    assert forbidden and all(r.exc_info is None for r in forbidden)
