@@ -133,11 +133,16 @@ class DungeonquestEngine(Engine):
                   "IF CORPSE THEN SEARCH BODY", "IF SPIDER THEN FIGHT", "IF AMBUSH THEN ESCAPE",
                   "IF POTION THEN DRINK POTION", "STANDING IF MONSTER THEN WAIT",
                   "CANCEL STANDING", "DESTINATION E7", f"DESTINATION {pick(ALL_SQUARES)}",
-                  "IF TURN > 18 THEN MOVE TO A1"]
+                  "IF TURN > 18 THEN MOVE TO A1", "IF MONSTER AND LIFE < 8 THEN ESCAPE",
+                  "If a Mountain troll then Wait & See", "IF VAMPIRE BATS THEN DRINK POTION",
+                  "IF POTION THEN DISCARD POTION", "IF POTION THEN PICK UP POTION",
+                  "IF TURN > 20 AND TREASURE > 0 THEN DESTINATION A13"]
         ring_lines = {"healing": "IF LIFE < 8 THEN USE RING OF HEALING",
                       "warning": "IF TRAP THEN USE RING OF WARNING",
                       "opening": "IF DOOR THEN USE RING OF OPENING",
-                      "luck": "IF FAIL THEN USE RING OF LUCK",
+                      "luck": pick(["IF FAIL THEN USE RING OF LUCK", "USE RING OF LUCK",
+                                    "USE RING OF LUCK ON COMBAT",
+                                    "IF LIFE < 8 THEN USE RING OF LUCK ON DAMAGE"]),
                       "blinding": "IF MONSTER CHAMPION THEN USE RING OF BLINDING",
                       "vision": "USE RING OF VISION",
                       "transformation": "IF TILE PIT THEN USE RING OF TRANSFORMATION"}

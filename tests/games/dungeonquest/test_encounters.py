@@ -482,3 +482,14 @@ def test_ambush_condition_and_a_trapped_door():
     stack(st, "room", "empty")
     new, events = run(st, {"P1": "MOVE SOUTH"}, [("harm/spring-blade/P1", 6)])
     assert new["chars"]["P1"]["life"] == 12 and new["chars"]["P1"]["pos"] == "B3"
+
+
+@pytest.mark.parametrize("roll, killed", [(1, True), (6, True), (7, False), (12, False)])
+def test_an_arrow_at_the_spider_kills_on_1_to_6_of_a_d12(roll, killed):
+    """The rulebook names no die for "killing the spider on a 1-6"; we roll a d12 (the
+    fight's 50:50), one arrow a round (README, rulings)."""
+    st = into_room("spider", "ranger")
+    new, _ = run(st, {"P1": "MOVE EAST\nIF SPIDER THEN FIRE ARROWS"}, [("spider/arrow/P1", roll)])
+    ch = new["chars"]["P1"]
+    assert ch["arrows"] == 7 and ch["spider"] is (not killed)
+    assert ch["life"] == (17 if killed else 16)
