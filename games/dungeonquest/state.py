@@ -145,6 +145,8 @@ def private_char(ch: Char) -> dict[str, Any]:
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
+    if state.get("picking"):
+        return picking_view(state, seat)
     over = state["over"]
     out: dict[str, Any] = {
         "turn": min(state["turn"], state["turns"]), "turns": state["turns"],
@@ -163,6 +165,27 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                          "dragon_pool": list(state["dragon"]["pool"])}
     elif seat in state["chars"]:
         out["me"] = private_char(state["chars"][seat])
+    return out
+
+
+def picking_view(state: State, seat: str | None) -> dict[str, Any]:
+    """Before the heroes are chosen: the towers only. The provisional heroes held in the
+    state are the defaults, not anyone's choice, so no view shows them."""
+    chars = {s: {"name": s, "title": "", "hero": None, "status": "in", "pos": c["pos"],
+                 "fate": None} for s, c in state["chars"].items()}
+    out: dict[str, Any] = {
+        "turn": 1, "turns": state["turns"], "sunset_in": state["turns"], "over": False,
+        "board": clone(state["board"]), "characters": chars,
+        "dragon": {"counters_left": len(state["dragon"]["pool"]), "drawn": []},
+        "chamber": [], "picking": True,
+        "heroes": {k: {"name": h["name"], "title": h["title"], "ring": RINGS[h["ring"]]["name"],
+                       **{x: h[x] for x in ("strength", "agility", "armour", "luck", "life",
+                                            "ability_text")}} for k, h in HEROES.items()},
+    }
+    if seat == "*":
+        out["hidden"] = {"bag": list(state["bag"]), "decks": clone(state["decks"]),
+                         "ring_pool": list(state["ring_pool"]), "hoard": list(state["hoard"]),
+                         "dragon_pool": list(state["dragon"]["pool"])}
     return out
 
 

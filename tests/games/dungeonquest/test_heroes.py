@@ -118,3 +118,12 @@ def test_assigned_heroes_skip_the_choice():
     state = opened(2, hero_choice="assigned", first_hero="adventurer")
     assert state["picking"] is False and heroes_of(state) == ["adventurer", "knight"]
     assert ENGINE.decision(state).phase == "turn 1"
+
+
+def test_no_view_shows_a_hero_before_the_choice():
+    state = opened(2)
+    for viewer in (None, "P1", "P2", "*"):
+        view = ENGINE.view(state, viewer)
+        assert {c["hero"] for c in view["characters"].values()} == {None}
+        assert "me" not in view and len(view["heroes"]) == 4
+    assert ENGINE.board(ENGINE.view(state, None)).startswith("<svg")
