@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"CPU time of this process: {cpu:.2f} s = {1000 * cpu / args.messages:.2f} ms/msg "
           f"({args.messages / cpu:.0f} msg per CPU second; {100 * cpu / total:.0f} % of the "
           "wall time, the rest is waiting on the database or for a CPU)")
-    statements = (counter.statements + counter.commits) / args.messages
+    statements = (counter.statements + 2 * counter.commits) / args.messages
     if backend_cpu is not None:
         per = 1000 * backend_cpu / args.messages
         floor = 1000 * cpu / args.messages + per + statements * 1000 * rtt
@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{1000 / floor:.0f} msg/s (its CPU + the server's CPU + one round trip per "
               "statement; an estimate, the measured rate above includes waiting for a CPU)")
     print(f"SQL per message: {counter.statements / args.messages:.2f} statements "
-          f"(savepoints included) + {counter.commits / args.messages:.2f} commits; "
+          f"(savepoints included) + {counter.commits / args.messages:.2f} transactions "
+          "(each a BEGIN and a COMMIT round trip besides); "
           + ", ".join(f"{k} {v / args.messages:.2f}" for k, v in
                       sorted(counter.by_verb.items(), key=lambda kv: -kv[1])))
     print("load average (1/5/15 min) before: " + " ".join(f"{x:.2f}" for x in load_before)

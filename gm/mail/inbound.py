@@ -140,12 +140,17 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
 def _record(mail: mime.Mail, raw: bytes, transport: str) -> InboundMessage:
     """The received row, committed on its own before any processing (one INSERT; the
     unique Message-ID turns a redelivery into a read of the existing row)."""
+    def insert() -> InboundMessage:
+        return InboundMessage.objects.create(
+            message_id=mail.message_id, sha256=mail.sha256, transport=transport[:16],
+            sender=mail.sender[:254], recipients=mail.recipients[:20],
+            subject=mail.subject, size=mail.size, raw=raw[:max_bytes()])
+
     try:
-        with transaction.atomic():
-            return InboundMessage.objects.create(
-                message_id=mail.message_id, sha256=mail.sha256, transport=transport[:16],
-                sender=mail.sender[:254], recipients=mail.recipients[:20],
-                subject=mail.subject, size=mail.size, raw=raw[:max_bytes()])
+        if transaction.get_connection().in_atomic_block:  # a caller's transaction
+            with transaction.atomic():
+                return insert()
+        return insert()  # autocommit: the INSERT commits on its own, one round trip
     except IntegrityError:
         pass
     # A redelivery: count it, so a message that fails every time is eventually set aside
@@ -183,7 +188,7 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
             no_text = _Verdict(Outcome.NO_TEXT, str(exc))
     with timer("authenticate"):
         try:
-            found = route(mail.recipients, text)
+            found = route(mail.recipients, text, replies.reply_facts(mail.sender))
         except RouteError as exc:
             return _Verdict(exc.outcome, exc.message, context={"message": exc.message})
         seat = found.seat

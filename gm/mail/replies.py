@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Count, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from games.core.types import Orders
@@ -88,8 +89,29 @@ def _account(addr: str):
     return users[0]
 
 
-def _wants_and_recent(user, to: str, since) -> tuple[bool, int]:
-    """(the user wants receipts, replies sent to `to` since `since`) in one round trip."""
+def reply_facts(sender: str) -> dict[str, Any]:
+    """Annotations for the seat lookup (`routing.route`) that answer, in its round trip,
+    what a reply to `sender` needs: the seat's user's receipts switch and how many
+    replies `sender` got within the rate-limit window."""
+    since = timezone.now() - timedelta(seconds=rate_limit()[1])
+    return {
+        "receipts_switch": Subquery(MailPreference.objects.filter(
+            user_id=OuterRef("user_id"), kind=Kind.RECEIPT).values("enabled")[:1]),
+        "replies_to_sender": Subquery(
+            Outbox.objects.filter(to=sender, kind=Kind.RECEIPT, created__gte=since)
+            .order_by().values("kind").annotate(n=Count("pk")).values("n")[:1]),
+        "facts_for": Value(sender),
+    }
+
+
+def _wants_and_recent(user, to: str, seat) -> tuple[bool, int]:
+    """(the user wants receipts, replies sent to `to` in the window): from the seat's
+    annotations when they answer for this address, else in one round trip."""
+    if seat is not None and getattr(seat, "facts_for", None) == to and \
+            user is not None and user.pk == seat.user_id:
+        enabled = seat.receipts_switch
+        return enabled is None or bool(enabled), int(seat.replies_to_sender or 0)
+    since = timezone.now() - timedelta(seconds=rate_limit()[1])
     pref_table = MailPreference._meta.db_table
     out_table = Outbox._meta.db_table
     qn = connection.ops.quote_name
@@ -112,9 +134,8 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     to, user, why_not = recipient(mail, outcome, seat)
     if not to:
         return None, why_not
-    limit, window = rate_limit()
-    since = timezone.now() - timedelta(seconds=window)
-    wanted, recent = _wants_and_recent(user, to, since)
+    limit = rate_limit()[0]
+    wanted, recent = _wants_and_recent(user, to, seat)
     if outcome == Outcome.ACCEPTED and user is not None and not wanted:
         return None, "preference"
     if recent >= limit:
