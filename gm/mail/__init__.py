@@ -12,6 +12,12 @@ Inbound, four doors into one pipeline (`inbound.process`):
 * provider webhooks through django-anymail at `/mail/anymail/<esp>/inbound/` (e.g.
   `/mail/anymail/mailgun/inbound_mime/`), configured with the ANYMAIL setting.
 
+Reading a body: `mime` (decoding, leniently), `bodytext` (HTML, quotes, signatures,
+forwards), `greetings` (greeting and sign-off lines around the orders), `routing` (seat
+and sender). Answering: `replies` (who is answered and with what), `notices` (turn open,
+reports, reminders, game over), `plaintext` (the text part of markdown reports),
+`compose` (headers, time zones, templates).
+
 Outbound: replies and notices are outbox rows (one per event and recipient) delivered by
 the `gm.mail.tasks.deliver` Celery task after commit, through Django's EMAIL_BACKEND.
 Settings (all optional): GM_MAIL_DOMAIN, GM_MAIL_LOCALPART, GM_MAIL_MAX_BYTES (256 KiB),
