@@ -281,9 +281,9 @@ LOGGING = {
 # Inline styles stay allowed: engines' SVG boards and the API docs use them.
 CSP_SCRIPT_HASHES = [
     # templates/web/game.html: a quick-pick button appends its text to the order box
-    "'sha256-8u4k4uKYIE5cLyVXRo3XYUDGN2ULwq8YObYxvEL7xA4='",
+    "'sha256-uzpNxLDWjaNFtKzINb9u4c3E8FRW7FmMFK5eZBnEhOU='",
     # templates/referee/amend.html: choosing a turn reloads the form
-    "'sha256-8ABMSmb+0ri+aAEwkJvpBX10/xvfrVpU8zBkS41x8K0='",
+    "'sha256-osjxnKEPL/pQJbFk1dKsF7PYFmTyMWGmVSiL9inhxJY='",
 ]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
