@@ -10,8 +10,11 @@ engine's invariants check the meaning.
 from __future__ import annotations
 
 import copy
+import json
+import os
 from typing import Any
 
+from games.core.rng import Rng
 from gm.play.errors import ActionError
 
 SCALARS = (bool, int, float, str, type(None))
@@ -150,24 +153,24 @@ def check_readable(engine: Any, state_json: Any, seats: list[str]) -> None:
     The engine's invariants check the rules; this checks, for any engine and any field,
     that everything the service builds from a stored state still works: the decision and
     its prompts, the default orders of every owing seat, each seat's view, the public and
-    the GM's view, their board pictures, and that every view is plain JSON. So an accepted
-    amendment can never break the game page or the API for anyone.
+    the GM's view, their board pictures, that every view is plain JSON, and that the turn
+    resolves on default orders (with throwaway dice: nothing of the game's own stream is
+    drawn or shown). So an accepted amendment can never break the game page, the API or
+    the next resolution.
     """
-    import json
-
     try:
-        state = engine.from_json(state_json)
+        state = engine.from_json(copy.deepcopy(state_json))  # resolve below must not touch it
         if engine.invariants(state):
             return  # make_amendment refuses it, naming the broken rules
         decision = engine.decision(state)
-        if decision is not None:
-            json.dumps(decision.to_json())
-            for seat in decision.seats:
-                engine.default_orders(state, seat)
         for viewer in (None, "*", *seats):
             view = engine.view(state, viewer)
             json.dumps(view, allow_nan=False)
             engine.board(view)
+        if decision is not None:
+            json.dumps(decision.to_json())
+            defaults = {seat: engine.default_orders(state, seat) for seat in decision.seats}
+            engine.resolve(state, defaults, Rng(os.urandom(32), "amendment-check"))
     except PatchError:
         raise
     except Exception as exc:  # noqa: BLE001 - whatever the engine raises, refuse the edit
