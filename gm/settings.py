@@ -280,8 +280,6 @@ LOGGING = {
 # templates, so a changed handler fails a test rather than silently breaking a page).
 # Inline styles stay allowed: engines' SVG boards and the API docs use them.
 CSP_SCRIPT_HASHES = [
-    # templates/web/game.html: a quick-pick button appends its text to the order box
-    "'sha256-uzpNxLDWjaNFtKzINb9u4c3E8FRW7FmMFK5eZBnEhOU='",
     # templates/referee/amend.html: choosing a turn reloads the form
     "'sha256-osjxnKEPL/pQJbFk1dKsF7PYFmTyMWGmVSiL9inhxJY='",
 ]

@@ -94,11 +94,11 @@ def test_unstarted_games_are_capped_and_staff_are_exempt(make_user, settings):
         actions.create_game(user, ruleset="tally", title=f"waiting {i}")
     with pytest.raises(RateLimited, match="already have 2 games waiting for players"):
         actions.create_game(user, ruleset="tally", title="third")
-    web = Client()
-    web.force_login(user)
-    page = web.post("/games/new/", {"ruleset": "tally", "title": "third", "turn_hours": 48,
-                                    "turn_minutes": 0})
-    assert "already have 2 games waiting for players" in page.content.decode()
+    api = APIClient()
+    api.force_authenticate(user)
+    refused = api.post("/api/games/", {"ruleset": "tally", "title": "third"}, format="json")
+    assert refused.status_code == 429
+    assert "already have 2 games waiting for players" in refused.json()["detail"]
     user.is_staff = True
     user.save()
     assert actions.create_game(user, ruleset="tally", title="staff may")
