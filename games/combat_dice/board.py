@@ -50,7 +50,8 @@ def svg(view: dict[str, Any]) -> str:
         if scores:
             line = "  ".join(f"{k[:3]} {scores.get(k, 0)}" for k in SCORES)
             parts.append(text(x + 10, 250, line, size=11))
-    title = f"Turn {view.get('turn', 0)}"
+    title = (f"After combat turn {view['turn']}" if view.get("turn")  # the game's own count
+             else "Before the first combat turn")
     if last.get("first"):
         title += f" · {last['first']} struck first last turn"
     parts.append(text(10, 285, title, size=12, fill="#555"))

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 from games.core import registry
 from games.core.types import OrdersInvalid
 from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
+from gm.mail.notices import one_numbering
 from gm.play import actions
 from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission
@@ -216,9 +217,13 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
     initial = "\n".join(my_orders["orders"]) if my_orders and not my_orders["withdrawn"] else ""
     own_count = None
     if prompt and turn:
-        match = re.search(r"\b(turn|round)\s+(\d+)", prompt.get("title", ""), re.I)
+        # One numbering on the page and in mail: the prompt's own count is rewritten to the
+        # service's turn (as mail does) and named once beside it.
+        title = prompt.get("title", "")
+        match = re.search(r"\b((?:combat |game |duel )?(?:turn|round))\s+(\d+)", title, re.I)
         if match and int(match.group(2)) != turn["number"]:
             own_count = f"{match.group(1).lower()} {match.group(2)}"
+        prompt = {**prompt, "title": one_numbering(title, turn["number"])}
     reports = actions.reports_for(game, request.user)
     latest = reports[-1] if reports else None
     result = dict(summary["result"] or {})
@@ -246,6 +251,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "zone_chosen": bool(zone_name_of(request.user)),
         "next_step": _next_step(game, summary, seat, engine),
         "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
+        "prompt": prompt,
         "live_json": json.dumps(_live(game, request.user), sort_keys=True),
         "invite_url": request.build_absolute_uri(reverse("game-invite", args=[game.pk])),
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],

@@ -10,7 +10,7 @@ from games.core.verify import verify_record
 from gm.play import actions
 from gm.play.models import Game, Submission
 
-from .conftest import LAPTOP, PHONE, login, overflow
+from .conftest import LAPTOP, PHONE, axe_violations, login, overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,6 +58,7 @@ def test_orders_error_then_sent_then_edited(live_server, open_page, gm_user, pla
     assert _in_viewport(page, "#order-errors")
     page.wait_for_function("document.activeElement && document.activeElement.id == 'order-errors'")
     assert page.input_value("#id_text") == "ADD 2\nJUMP"
+    assert axe_violations(page) == []  # the error state is accessible too
 
     # A quick pick adds its line; orders that do not close the turn (bob owes too).
     page.fill("#id_text", "")
@@ -135,6 +136,7 @@ def test_history_export_press_and_result(live_server, open_page, gm_user, player
     login(bob, base, "bob")
     bob.goto(f"{base}/games/{game.pk}/")
     assert "Shall we both add 3?" in bob.inner_text("#press-list")
+    assert axe_violations(bob) == []
     for _turn in (1, 2):
         for seat in ("P1", "P2"):
             actions.submit_orders(game, game.seats.get(name=seat), "ADD 3")

@@ -372,3 +372,21 @@ def test_live_preview_json_parses_without_storing(gm_user, players):
     assert "out of range" in bad["errors"][0]["message"]
     assert _client(players[2]).post(url, {"text": "ADD 1"}).status_code == 403
     assert game.turns.get(number=1).submissions.count() == 0
+
+
+def test_one_turn_number_on_the_page_and_the_games_own_count_named_once(make_game, players,
+                                                                         on_commit):
+    game = make_game("combat_dice", 2)
+    engine = actions.engine_for(game)
+    with on_commit():
+        for seat in game.seats.all():
+            state = engine.from_json(Game.objects.get(pk=game.pk).state)
+            actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text)
+    page = _text(_client(players[0]).get(f"/games/{game.pk}/"))
+    numbers = {int(n) for n in re.findall(r"(?<![Cc]ombat )\b[Tt]urn (\d+)\b", re.sub(
+        r'<p class="muted small" id="own-count">.*?</p>|<div class="report".*?</div>', "",
+        page, flags=re.S))}
+    assert numbers == {1, 2}, numbers  # turn 2 is open; the thread links turn 1's report
+    assert '<strong id="prompt-title">Orders for turn 2</strong>' in page
+    assert "calls this its combat turn 1" in page
+    assert "After combat turn" not in page and "Before the first combat turn" in page  # board
