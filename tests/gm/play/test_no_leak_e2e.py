@@ -120,8 +120,10 @@ class World:
                                                ensure_ascii=False))
         with time_machine.travel(game.created, tick=False):
             for reader, (seat, _user) in self.readers.items():
+                self.received[reader] += list(self.fetch(reader).values())
+                # Reading marks reports as read: the second reading is the one that the
+                # reading after the perturbation must equal.
                 seen = self.fetch(reader)
-                self.received[reader] += list(seen.values())
                 pick_rnd = random.Random(f"{moment}/{reader}")
 
                 def pick(seq, rnd=pick_rnd):
