@@ -55,10 +55,14 @@ def test_orders_error_then_sent_then_edited(live_server, open_page, gm_user, pla
     errors = page.inner_text("#order-errors")
     assert "Line 2: unknown order 'JUMP'" in errors
     assert "nothing you had already sent was changed" in errors
-    assert _in_viewport(page, "#order-errors")
     page.wait_for_function("document.activeElement && document.activeElement.id == 'order-errors'")
+    assert _in_viewport(page, "#order-errors")
     assert page.input_value("#id_text") == "ADD 2\nJUMP"
     assert axe_violations(page) == []  # the error state is accessible too
+    # Reloading the refused form shows the game page again; nothing is posted twice.
+    assert page.url.endswith(f"/games/{game.pk}/#orders")
+    page.reload()
+    assert page.locator("#order-errors").count() == 0 and "P1" in page.inner_text("#owing")
 
     # A quick pick adds its line; orders that do not close the turn (bob owes too).
     page.fill("#id_text", "")

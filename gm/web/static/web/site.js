@@ -106,7 +106,7 @@
         var old = JSON.stringify(JSON.parse(before), Object.keys(JSON.parse(before)).sort());
         if (marks === old) return;
         live.setAttribute("data-marks", text);
-        return fetch(location.pathname, {credentials: "same-origin"})
+        return fetch(live.getAttribute("data-page"), {credentials: "same-origin"})
           .then(function (r) { return r.text(); })
           .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); });
       })
@@ -193,6 +193,11 @@
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
     var live = document.getElementById("live");
+    if (live && location.pathname !== live.getAttribute("data-page")) {
+      // A refused order or a preview was answered at the POST's address: put the game
+      // page's address back, so that reloading shows the page instead of posting again.
+      history.replaceState(null, "", live.getAttribute("data-page") + location.hash);
+    }
     if (live) {
       var every = window.GM_POLL_MS || 15000;  // tests shorten it
       setInterval(function () { poll(live); }, every);
