@@ -123,7 +123,7 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
                     pk=row.pk, outcome=Outcome.RECEIVED).update(
                     outcome=verdict.outcome, detail=verdict.detail[:4000],
                     seat=verdict.seat, submission=verdict.submission,
-                    reply_suppressed=suppressed, processed=timezone.now())
+                    reply_suppressed=suppressed[:40], processed=timezone.now())
                 if not claimed:
                     raise _AlreadyDone
             with timer("reply"):

@@ -25,9 +25,13 @@ def _plain(value: Any) -> str:
 
 @register.filter
 def event_text(data: Any) -> str:
-    """An engine event's data as words ('seat P1, roll 4, hits 3, 5'), not a Python dict."""
+    """An engine event's data as words ('seat P1, roll 4, hits 3, 5'), not a Python dict.
+
+    Keys come out seat first, then alphabetically: PostgreSQL's jsonb reorders stored keys,
+    so the stored order is not the engine's and would differ between databases."""
     if isinstance(data, dict):
-        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in data.items())
+        keys = sorted(data, key=lambda k: (k != "seat", k))
+        return "; ".join(f"{k.replace('_', ' ')}: {_plain(data[k])}" for k in keys)
     return _plain(data)
 
 
