@@ -14,7 +14,9 @@ from typing import Any
 
 ICONS = ("pit", "nut", "triangle", "smile", "double-arrow", "square", "blank", "chaos",
          "cross", "cannon", "gear", "radiation", "roman")
-COLOURS = ("yellow", "green", "red", "orange")
+COLOURS = ("yellow", "green", "red", "orange", "white")
+SUSPENDING = ("nut", "smile", "double-arrow", "square", "gear")
+"""Icons whose die goes to the Ledges (suspended) until its effect is used."""
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8,
          "IX": 9, "X": 10, "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15,
          "XVI": 16, "XVII": 17, "XVIII": 18, "XIX": 19, "XX": 20}
@@ -30,6 +32,10 @@ class Die:
     shape: str
     level1: bool
     faces: tuple[Face, ...]
+    flip: tuple[int, ...] = ()
+    """For each face (1-based), the face a Gear turns the die onto: its bottom side."""
+    value: int = 0
+    """Designed point value (level 7 Legions, "per un pugno di dadi"); see the README."""
 
     def numbers(self) -> list[int]:
         """Every number this die can show (both sides of a balanced face count)."""
@@ -86,7 +92,11 @@ def _load() -> dict[str, Die]:
     catalogue: dict[str, Die] = {}
     for entry in raw["die"]:
         die = Die(entry["id"], entry["name"], entry["colour"], entry["shape"],
-                  bool(entry["level1"]), tuple(entry["faces"]))
+                  bool(entry["level1"]), tuple(entry["faces"]), tuple(entry["flip"]),
+                  int(entry["value"]))
+        if len(die.flip) != len(die.faces) \
+                or any(not 1 <= f <= len(die.faces) for f in die.flip):
+            raise ValueError(f"die {die.id}: flip must name a face for every face")
         if die.id in catalogue:
             raise ValueError(f"die {die.id} listed twice")
         if die.colour not in COLOURS:
@@ -102,5 +112,16 @@ DICE: dict[str, Die] = _load()
 
 
 def dice_for_level(level: int) -> list[str]:
-    """The dice a game at this level plays with, in catalogue order."""
-    return [d.id for d in DICE.values() if level >= 2 or d.level1]
+    """The dice a game at this level plays with, in catalogue order (white from level 5)."""
+    return [d.id for d in DICE.values()
+            if (level >= 2 or d.level1) and (level >= 5 or d.colour != "white")]
+
+
+def die_type(die: str) -> str:
+    """The catalogue id of a die in play: level 7 names a second copy CASTLE2 and so on."""
+    return die.rstrip("0123456789")
+
+
+def spec(die: str) -> Die:
+    """The catalogue entry of a die in play (copies share their type's entry)."""
+    return DICE[die_type(die)]

@@ -1,9 +1,10 @@
 """Dice Age as a rules engine (the contract is games.core.engine.Engine).
 
 Sequential play: one seat owes each decision (a draft pick, a roll, reading a die that
-rests between two sides, a level-4 icon choice). A seat's standing orders settle its
-decisions without asking it, which is how a player plays ahead between deadlines. The
-rules live in rules/, the order language in orders.py.
+rests between two sides, a level-4 icon choice; from level 5 an effect's target or a
+short out-of-turn reaction; at level 7 every seat chooses its Legion at once). A seat's
+standing orders settle its decisions without asking it, which is how a player plays
+ahead between deadlines. The rules live in rules/, the order language in orders.py.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
 from . import orders as order_lang
 from .board import svg as board_svg
-from .dice import DICE, face_text
+from .dice import DICE, die_type, face_text, spec
 from .report import render
+from .rules import effects, flow, legion, windows
 from .rules import setup as setup_rules
 from .rules import turn as turn_rules
-from .state import LEVELS, State, in_pool, invariants, new_state, owned, playable
+from .state import LEVELS, State, in_pool, invariants, new_state, owned, playable, rollable
 
 AUTO_LIMIT = 500
 """Most decisions standing orders may settle in one resolution before a seat is asked."""
@@ -36,8 +38,11 @@ class DiceAge(Engine):
     options = {
         "level": Option(1, choices=LEVELS,
                         help="rules level: 1 lower number, 2 all the dice, 3 field and "
-                             "wasteland, 4 dealt by colour and icon choice "
-                             "(levels 5-7 are not implemented yet)"),
+                             "wasteland, 4 dealt by colour and icon choice, 5 the thirteen "
+                             "effects and reactions, 6 the initiates' what-ifs, "
+                             "7 secret Legions"),
+        "points": Option(500, choices=(300, 500, 750, 1000),
+                         help="level 7: the value of each Legion"),
     }
     hidden_information = True  # each seat's standing orders are its own secret
     conformance_examples = 150
@@ -49,14 +54,22 @@ class DiceAge(Engine):
         if not self.min_seats <= len(seats) <= self.max_seats:
             raise ValueError("Dice Age is played by 2 to 4 players")
         level = options["level"]
-        state = new_state(seats, level)
+        state = new_state(seats, level, options["points"])
         events = [Event("setup", {"level": level, "seats": list(seats),
-                                  "dice": list(state["dice"])})]
+                                  "dice": list(state["dice"]),
+                                  **({"points": options["points"]} if level >= 7 else {})})]
+        if level >= 7:
+            state["pending"] = {"kind": "legion", "seat": None, "seats": list(seats)}
+            return state, events
         setup_rules.first_player(state, rng, events)
         if level >= 4:
             setup_rules.distribute(state, rng, events)
         else:
             state["pending"] = {"kind": "draft", "seat": state["first"]}
+        if level >= 5:
+            state["pending"] = None
+            flow.start(state, state["first"])
+            flow.run(state, rng, events)
         return state, events
 
     # -- who owes orders -----------------------------------------------------------
@@ -64,8 +77,13 @@ class DiceAge(Engine):
         pending = state["pending"]
         if pending is None:
             return None
+        if pending["kind"] == "legion":
+            return Decision("legion", {s: order_lang.prompt(state, s)
+                                       for s in pending["seats"]})
         seat = pending["seat"]
-        return Decision(pending["kind"], {seat: order_lang.prompt(state, seat)})
+        reaction = pending["kind"] in ("react", "defend")
+        return Decision(pending["kind"], {seat: order_lang.prompt(state, seat)},
+                        reaction=reaction)
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
         if state["pending"] is None:
@@ -82,30 +100,79 @@ class DiceAge(Engine):
             raise ValueError("the game is over; there is nothing to resolve")
         s = clone(state)
         events: list[Event] = []
-        seat = s["pending"]["seat"]
-        given = orders.get(seat) or self.default_orders(state, seat)
+        if s["pending"]["kind"] == "legion":
+            self._legions(s, orders, rng, events)
+        else:
+            seat = s["pending"]["seat"]
+            given = orders.get(seat) or self.default_orders(state, seat)
+            items = self._standing(s, seat, given, events)
+            order = order_lang.pick_order(s, seat, items) or order_lang.default_order(s, seat)
+            self._apply(s, seat, order, rng, events, "default" if given.default else "orders")
+            if s["level"] >= 5:
+                self._squares(s, seat, given.items, rng, events)
+        for _ in range(AUTO_LIMIT):  # standing orders settle what they cover
+            if s["pending"] is None or s["pending"]["kind"] == "legion":
+                break
+            who = s["pending"]["seat"]
+            standing = order_lang.standing_answer(s, who)
+            if standing is None:
+                break
+            events.append(Event("settled", {"seat": who, "order": order_lang.render(standing)},
+                                (who,)))
+            self._apply(s, who, standing, rng, events, "standing")
+        return s, events
+
+    def _standing(self, s: State, seat: str, given: Orders, events: list[Event]
+                  ) -> list[dict[str, Any]]:
         kept, items = merge_standing(s["standing"][seat], given.items)
         if kept != s["standing"][seat]:
             events.append(Event("standing", {"seat": seat, "orders": [
                 order_lang.GRAMMAR.render(i) for i in kept]}, (seat,)))
         s["standing"][seat] = kept
-        order = order_lang.pick_order(s, seat, items) or order_lang.default_order(s, seat)
-        self._apply(s, seat, order, rng, events)
-        for _ in range(AUTO_LIMIT):  # standing orders settle what they cover
-            if s["pending"] is None:
-                break
-            who = s["pending"]["seat"]
-            standing = order_lang.pick_order(s, who, s["standing"][who])
-            if standing is None:
-                break
-            events.append(Event("settled", {"seat": who, "order": order_lang.render(standing)},
-                                (who,)))
-            self._apply(s, who, standing, rng, events)
-        return s, events
+        return items
+
+    def _legions(self, s: State, orders: dict[str, Orders], rng: RngBase,
+                 events: list[Event]) -> None:
+        """Level 7: every Legion arrives at once; then the d6 for the first player."""
+        chosen: dict[str, list[dict[str, Any]]] = {}
+        for seat in s["seats"]:
+            given = orders.get(seat) or order_lang.default(s, seat)
+            items = self._standing(s, seat, given, events)
+            mine = [i["order"] for i in items if "order" in i and
+                    i["order"]["op"] in ("legion", "general", "reserve")]
+            if not mine or legion.problems(s, mine):
+                mine = legion.default_legion(s)
+                events.append(Event("legion-default", {"seat": seat}))
+            chosen[seat] = mine
+        legion.reveal(s, chosen, events)
+        s["pending"] = None
+        setup_rules.first_player(s, rng, events)
+        flow.start(s, s["first"])
+        flow.run(s, rng, events)
+
+    def _squares(self, s: State, seat: str, items: list[dict[str, Any]], rng: RngBase,
+                 events: list[Event]) -> None:
+        """SQUARE lines sent with any decision are played right after it."""
+        for item in items:
+            order = item.get("order")
+            if item.get("standing") or not order or order["op"] != "square":
+                continue
+            if s["winner"] is None and order_lang.square_problem(s, seat, order) is None:
+                pending, s["pending"] = s["pending"], None
+                queue_before = len(s["queue"])
+                windows.play_square(s, seat, order, events)
+                if pending is not None:
+                    # the decision in progress waits behind the Square and its Nut window
+                    s["queue"].insert(len(s["queue"]) - queue_before, {"do": "resume",
+                                                                        "pending": pending})
+                flow.run(s, rng, events)
 
     def _apply(self, s: State, seat: str, order: dict[str, Any], rng: RngBase,
-               events: list[Event]) -> None:
+               events: list[Event], how: str = "orders") -> None:
         op = order["op"]
+        if s["level"] >= 5:
+            self._apply_advanced(s, seat, order, rng, events, how)
+            return
         if op == "pick":
             die = next(d for d in order["dice"] if d in in_pool(s))
             setup_rules.take(s, seat, die, events)
@@ -120,40 +187,79 @@ class DiceAge(Engine):
         else:  # pragma: no cover - the grammar knows no other order
             raise ValueError(f"unknown order {op}")
 
+    def _apply_advanced(self, s: State, seat: str, order: dict[str, Any], rng: RngBase,
+                        events: list[Event], how: str) -> None:
+        kind = s["pending"]["kind"]
+        op = order["op"]
+        if kind == "roll":
+            flow.main_roll(s, seat, order["die"], rng, events)
+        elif kind == "read":
+            flow.choose_side(s, seat, order["face"], events)
+        elif kind == "target":
+            if how == "default":
+                events.append(Event("default", {"seat": seat, "order": order_lang.render(order)}))
+            effects.choose_target(s, seat, order, rng, events)
+        elif kind == "defend":
+            if how == "default":
+                events.append(Event("default", {"seat": seat, "order": order_lang.render(order)}))
+            effects.defend(s, seat, order["die"], events)
+        elif kind == "triangle":
+            if op == "keep":
+                effects.keep(s, seat, order["die"], events)
+            else:
+                effects.triangle(s, seat, order["die"], events)
+        elif kind == "chaos":
+            effects.apply_chaos(s, seat, order["icon"], rng, events)
+        elif kind == "react":
+            windows.react(s, seat, order, events, how=how)
+        else:  # pragma: no cover - the grammar knows no other decision
+            raise ValueError(f"unknown decision {kind}")
+        flow.run(s, rng, events)
+
     # -- what leaves the engine ------------------------------------------------------
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        """The whole table is open; only each seat's standing orders are its own."""
+        """The whole table is open; each seat's standing orders, General and reserve are
+        its own (a General shows once it has acted)."""
         gm = seat == "*"
+        level = state["level"]
         players = {}
         for who in state["seats"]:
             entry: dict[str, Any] = {
-                place: [{"die": d, "face": _shown(state["dice"][d]["face"])}
-                        for d in owned(state, who, place)]
+                place: [_entry(state, d) for d in owned(state, who, place)]
                 for place in ("garden", "field", "wasteland")}
             entry.update(out=who in state["out"], skips=state["skips"][who],
                          playable=len(playable(state, who)))
+            if level >= 5:
+                entry.update(last=state["last"][who], forced=list(state["forced"][who]))
             if gm or who == seat:
                 entry["standing"] = [order_lang.GRAMMAR.render(i)
                                      for i in state["standing"][who]]
+                if level >= 7:
+                    entry.update(general=state["general"][who],
+                                 reserve=list(state["reserve"][who]))
             players[who] = entry
         pending = state["pending"]
+        shown_pending = None
+        if pending is not None:
+            shown_pending = {k: pending[k] for k in ("kind", "seat", "die", "window", "effect",
+                                                      "icon", "seats") if k in pending}
+            if "sides" in pending:
+                shown_pending["sides"] = [face_text(f) for f in pending["sides"]]
+        types = sorted({die_type(d) for d in state["dice"]}) if level < 7 else list(DICE)
         return {
-            "ruleset": self.name, "level": state["level"], "seats": list(state["seats"]),
+            "ruleset": self.name, "level": level, "seats": list(state["seats"]),
             "you": seat if seat in state["seats"] else None,
             "number": state["number"], "round": state["round"], "rolls": state["rolls"],
             "first": state["first"], "players": players,
             "centre": in_pool(state),
             "limbo": [d for d, i in state["dice"].items() if i["place"] == "limbo"],
-            "pending": None if pending is None else {
-                "kind": pending["kind"], "seat": pending["seat"],
-                **({"die": pending["die"]} if "die" in pending else {}),
-                **({"sides": [face_text(f) for f in pending["sides"]]}
-                   if "sides" in pending else {})},
+            "pending": shown_pending,
             "winner": state["winner"],
-            "dice": {d: {"name": DICE[d].name, "colour": DICE[d].colour,
-                         "shape": DICE[d].shape,
-                         "faces": [face_text(f) for f in DICE[d].faces]}
-                     for d in state["dice"]},
+            "dice": {d: {"name": spec(d).name, "colour": spec(d).colour,
+                         "shape": spec(d).shape, "value": spec(d).value,
+                         "faces": [face_text(f) for f in spec(d).faces]}
+                     for d in [*state["dice"], *(t for t in types if t not in state["dice"])]},
+            **({"points": state["points"]} if level >= 7 else {}),
         }
 
     def report(self, events: list[Event], viewer: str | None) -> str:
@@ -182,7 +288,7 @@ class DiceAge(Engine):
             lines += pick([[], [], ["STANDING PICK " + " ".join(pool[:3])],
                            ["PICK " + " ".join(reversed(pool))]])
         elif kind == "roll":
-            dice = playable(state, seat)
+            dice = rollable(state, seat)
             a, b = pick(dice), pick(dice)
             lines = pick([lines, lines, [f"IF NUMBER < {pick([3, 6, 9, 12])} THEN ROLL {a} "
                                          f"ELSE ROLL {b}"],
@@ -190,7 +296,29 @@ class DiceAge(Engine):
                           [*lines, f"STANDING ROLL {a}"], [*lines, "CANCEL STANDING"]])
         elif kind == "icon":
             lines += pick([[], ["STANDING SKIP"], ["CANCEL STANDING"]])
+        elif kind == "react":
+            window = state["pending"]["window"]
+            lines = pick([lines, lines, [f"PASS {window.upper()}"],
+                          [*lines, pick(STANDING_REACTIONS)], [*lines, "CANCEL STANDING"]])
+        elif kind == "legion":
+            lines = [pick(legal).replace("\n", "\n")]
+            lines += pick([[], ["RESERVE " + pick([d for d in DICE if DICE[d].value <= 60])]])
+        if state["level"] >= 5 and kind not in ("legion",):
+            lines += self._random_square(state, seat, pick)
         return "\n".join(lines)
+
+    def _random_square(self, state: State, seat: str, pick: Pick) -> list[str]:
+        from .state import held
+        if not held(state, seat, "square"):
+            return []
+        options = [f"SQUARE {t} {d}" for t in state["seats"] if t not in state["out"]
+                   for d in owned(state, t, "garden", "field")
+                   if order_lang.square_problem(
+                       state, seat, {"op": "square", "seat": t, "die": d}) is None]
+        if not options:
+            return []
+        line = pick(options)
+        return pick([[], [line], ["STANDING " + line]])
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
         """Another seat's standing orders are private: change them."""
@@ -199,7 +327,13 @@ class DiceAge(Engine):
         others = [s for s in state["seats"] if s != seat]
         s = clone(state)
         target = pick(others)
-        die = pick(list(s["dice"]))
+        if state["level"] >= 7 and state["dice"] and pick([True, False]):
+            mine = owned(s, target)
+            s["reserve"][target] = s["reserve"][target] + ["SUN"]
+            if mine:
+                s["general"][target] = pick([None, *mine]) if s["general"][target] else mine[0]
+            return s
+        die = pick(list(s["dice"]) or list(DICE))
         s["standing"][target] = s["standing"][target] + [
             {"if": {"test": "compare", "name": "NUMBER", "op": "<", "value": -1},
              "then": {"op": "roll", "die": die}, "else": None}]
@@ -208,6 +342,24 @@ class DiceAge(Engine):
 
 def _shown(face: Any) -> Any:
     return None if face is None else face_text(face)
+
+
+def _entry(state: State, die: str) -> dict[str, Any]:
+    info = state["dice"][die]
+    entry: dict[str, Any] = {"die": die, "face": _shown(info["face"])}
+    susp = info.get("susp")
+    if susp:
+        entry["suspended"] = {"effect": susp["effect"] or "resting", "uses": susp["uses"],
+                              "d6": list(susp["d6"])}
+    return entry
+
+
+STANDING_REACTIONS = [
+    "STANDING NUT WHEN TARGETED BY PIT", "STANDING NUT WHEN TARGETED",
+    "STANDING GEAR IF ROLL > NUMBER", "STANDING SMILE - IF ROLL > NUMBER",
+    "STANDING DOUBLE WHEN CROSS", "STANDING PASS GEAR", "STANDING PAIR",
+    "STANDING PASS DOUBLE", "STANDING IF ROLL > 6 THEN GEAR",
+]
 
 
 ENGINE = DiceAge()

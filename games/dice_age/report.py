@@ -6,12 +6,17 @@ from typing import Any
 
 from games.core.types import Event
 
-from .dice import DICE, face_text, read
+from .dice import face_text, read, spec
+
+WINDOW_WORD = {"gear": "Gear", "smile": "Smile", "pair": "Pair", "double": "Double arrow",
+               "nut": "Nut", "instead": "General"}
+HOW = {"orders": "", "standing": " (standing order)", "default": " (deadline missed)"}
 
 
 def _die(die: str) -> str:
-    d = DICE[die]
-    return f"{d.name} ({d.colour})"
+    d = spec(die)
+    copy = die[len(die.rstrip("0123456789")):]
+    return f"{d.name}{' ' + copy if copy else ''} ({d.colour})"
 
 
 def _dice(dice: list[str]) -> str:
@@ -59,6 +64,12 @@ def _line(event: Event) -> str | None:
         return f"The Number is now **{d['number']}**."
     if k == "overshoot":
         lost_word = "set aside for good" if d["level"] < 3 else "sent to the wasteland"
+        if d["level"] >= 5:
+            text = (f"{d['number']} is above {d['limit']}: {d['seat']} loses the round; "
+                    f"{_dice(d['lost'])} {lost_word}.")
+            for seat, dice in d["back"].items():
+                text += f" {seat} takes {_dice(dice)} back to the garden (Ledges stay)."
+            return text + " The Number is cleared."
         text = (f"{d['number']} is above {d['limit']}: {d['seat']} loses the round; "
                 f"{_dice(d['lost'])} {lost_word}.")
         for seat, dice in d["back"].items():
@@ -74,6 +85,130 @@ def _line(event: Event) -> str | None:
         return f"{d['seat']} has no die left to play and is out."
     if k == "winner":
         return f"**{d['seat']} wins**: the last player with dice to roll."
+    if k == "suspend":
+        if d["effect"] is None:
+            return None
+        extra = f" with a d6 showing {d['d6'][0]}" if d["d6"] else ""
+        return f"{d['seat']}'s {_die(d['die'])} goes to the Ledges (suspended {d['effect']}){extra}."
+    if k == "unsuspend":
+        why = {"used": "its effect spent", "picked up to roll": "picked up to roll, its "
+               "effect lost"}.get(d["why"], d["why"])
+        return f"The {_die(d['die'])} leaves the Ledges ({why})."
+    if k == "limbo-die":
+        return f"The {_die(d['die'])} goes to Limbo: {d['why']}."
+    if k == "resting":
+        return (f"{d['seat']} equals the Number {d['number']}: the {_die(d['die'])} rests on "
+                f"the Ledges.")
+    if k == "effect":
+        return f"{d['seat']}'s {d['icon']} takes effect."
+    if k == "doubled":
+        return f"The {d['icon']} is doubled: it applies twice."
+    if k == "smile-d6":
+        return f"{d['seat']}'s doubled Smile keeps d6s showing {', '.join(map(str, d['d6']))}."
+    if k == "target":
+        what = f" ({_die(d['die'])})" if d.get("die") else ""
+        return f"{d['seat']} aims the {d['effect']} at {d['target']}{what}."
+    if k == "default":
+        return f"{d['seat']} missed the deadline: {d['order']} (the default)."
+    if k == "no-reaction":
+        if d["how"] == "default":
+            return f"{d['seat']} did not answer in time: no {WINDOW_WORD[d['window']]}."
+        return None if d["how"] == "standing" else \
+            f"{d['seat']} lets the {WINDOW_WORD[d['window']]} moment pass."
+    if k == "protected":
+        return (f"Wait! {d['seat']} unsuspends a Nut{HOW[d['how']]}: protected from "
+                f"{d['by']}'s {d['effect']}.")
+    if k == "gear":
+        return (f"Wait! {d['seat']} plays the Gear{HOW[d['how']]}: the {_die(d['die'])}'s "
+                f"{_face(d['was'])} is void; turned over it shows {_face(d['face'])}.")
+    if k == "smile":
+        return (f"Wait! {d['seat']} smiles{HOW[d['how']]}: {d['sign']}{d['d6']}, the roll "
+                f"counts {d['number']}.")
+    if k == "pair":
+        return (f"{d['seat']} makes a pair{HOW[d['how']]}: the {_die(d['die'])} comes back "
+                f"from the wasteland to the field.")
+    if k == "double":
+        return f"Wait! {d['seat']} plays a Double arrow{HOW[d['how']]} on the {d['icon']}."
+    if k == "general-swap":
+        return (f"{d['seat']}'s General {_die(d['general'])} is saved{HOW[d['how']]}: the "
+                f"{_die(d['die'])} goes instead.")
+    if k == "pit":
+        return f"The pit swallows {d['target']}'s {_die(d['die'])}: to the wasteland."
+    if k == "blank":
+        return f"{d['target']} will skip a turn."
+    if k == "defend":
+        return f"{d['seat']} defends with the {_die(d['die'])}."
+    if k == "duel-roll":
+        a, b = d["dice"]
+        return (f"Duel: {_die(a)} {_face(d['faces'][0])} against {_die(b)} "
+                f"{_face(d['faces'][1])} ({d['values'][0]}-{d['values'][1]}).")
+    if k == "duel":
+        return f"{d['owner']}'s {_die(d['loser'])} loses the duel and goes to Limbo."
+    if k == "radiation":
+        back = "; ".join(f"{s}: {_dice(v)}" for s, v in d["back"].items()) or "nothing"
+        text = f"Radiation ({d['colour']}): back to the field: {back}."
+        if d["kept"]:
+            text += f" Kept in the wasteland (a copy is in the field): {_dice(d['kept'])}."
+        return text
+    if k == "cross":
+        gone = "; ".join(f"{s}: {_dice(v)}" for s, v in d["gone"].items()) or "nothing"
+        return f"The cross sweeps the Valley to the wastelands: {gone}."
+    if k == "capture":
+        return f"{d['seat']} captures {d['target']}'s {_die(d['die'])}."
+    if k == "no-capture":
+        return f"{d['seat']} captures nothing."
+    if k == "square":
+        return f"{d['target']} must roll the {_die(d['die'])} next (Square by {d['seat']})."
+    if k == "square-obeyed":
+        return f"{d['seat']} rolls the die the Square named."
+    if k == "square-lapses":
+        return f"The Square on {d['seat']}'s {_die(d['die'])} lapses: it cannot be rolled."
+    if k == "chaos-roll":
+        faces = ", ".join(f"{_die(x)} {_face(f)}" for x, f in zip(d["dice"], d["faces"],
+                                                                   strict=True))
+        again = " again" if d["pass"] > 1 else ""
+        return f"Chaos: {d['seat']} rolls{again} every Valley die: {faces or 'none'}."
+    if k == "fizzle":
+        return "A second chaos: the Chaos fizzles, and is ignored."
+    if k == "chaos-result":
+        low = f"lowest number {d['low'][0]}" if d["low"] else "no number"
+        icons = ", ".join(d["icons"]) or "no effect"
+        return f"Chaos result: {low}; effects: {icons}."
+    if k == "triangle-add":
+        return f"{d['seat']} adds the {_die(d['die'])} to the triangle throw."
+    if k == "triangle-all":
+        return f"{d['seat']} throws all his triangle dice once more."
+    if k == "triangle-roll":
+        faces = ", ".join(f"{_die(x)} {_face(f)}" for x, f in zip(d["dice"], d["faces"],
+                                                                   strict=True))
+        return f"Triangle throw: {faces}."
+    if k == "keep":
+        return f"{d['seat']} keeps the {_die(d['die'])}'s {_face(d['face'])} as his main roll."
+    if k == "maxed":
+        return f"The {d['what']} is maxed out: nothing (more) to act on."
+    if k == "eliminated":
+        return (f"{d['seat']} {d['why']} and is out; {_dice(d['dice'])} to Limbo. "
+                f"Next! The round ends.")
+    if k == "round-end":
+        back = " ".join(f"{s} takes {_dice(v)} back to the garden." for s, v in
+                        d["back"].items())
+        return ("A new round: the Number is cleared. " + back).strip()
+    if k == "pugno-start":
+        return (f"Per un pugno di dadi: {' and '.join(d['seats'])} each have one die left; "
+                f"in 4 turns the lower value wins.")
+    if k == "pugno-tie":
+        return "Four turns passed with equal values: four more turns."
+    if k == "pugno":
+        values = ", ".join(f"{s} {v}" for s, v in d["values"].items())
+        return f"Four turns passed: die values {values}; {d['loser']} is out."
+    if k == "legion":
+        return f"{d['seat']}'s Legion: {_dice(d['dice'])}."
+    if k == "legion-private":
+        general = _die(d["general"]) if d["general"] else "none"
+        return (f"(private) Your Legion costs {d['cost']} points; General: {general}; "
+                f"reserve: {', '.join(d['reserve']) or 'none'}.")
+    if k == "legion-default":
+        return f"{d['seat']} chose no valid Legion: the default Legion is taken."
     if k == "standing":
         orders = "; ".join(d["orders"]) or "none"
         return f"(private) Your standing orders: {orders}."

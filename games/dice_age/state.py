@@ -21,25 +21,121 @@ from __future__ import annotations
 
 from typing import Any
 
-from .dice import DICE, dice_for_level
+from .dice import DICE, dice_for_level, die_type
 
 State = dict[str, Any]
 PLACES = ("pool", "garden", "field", "wasteland", "limbo")
-PENDING_KINDS = ("draft", "roll", "read", "icon")
-LEVELS = (1, 2, 3, 4)
+PENDING_KINDS = ("draft", "roll", "read", "icon", "target", "triangle", "chaos", "react",
+                 "defend", "legion")
+LEVELS = (1, 2, 3, 4, 5)
+BUILT = (1, 2, 3, 4, 5, 6, 7)
+"""Levels the code knows; LEVELS are those the option offers (fully tested)."""
 NO_NUMBER = 99
 """What the condition word NUMBER reads while no Number stands: anything may be rolled."""
 
 
-def new_state(seats: list[str], level: int) -> State:
-    return {
+def new_state(seats: list[str], level: int, points: int = 500) -> State:
+    state: State = {
         "version": 1, "level": level, "seats": list(seats),
         "dice": {d: {"owner": None, "place": "pool", "face": None}
-                 for d in dice_for_level(level)},
+                 for d in (dice_for_level(level) if level < 7 else [])},
         "number": None, "skips": {s: 0 for s in seats}, "out": [], "pending": None,
         "standing": {s: [] for s in seats}, "round": 1, "rolls": 0, "winner": None,
         "first": None,
     }
+    if level >= 5:
+        for info in state["dice"].values():
+            info.update(pos=None, susp=None)
+        state.update(
+            last={s: None for s in seats},   # the die of each seat's last main roll
+            forced={s: [] for s in seats},   # dice a Square obliges the seat to roll next
+            paired={s: False for s in seats},  # a Pair used this turn (level 6)
+            queue=[], roll=None, doubling=0, pugno=None, turns=0, chaos=None, tri=None,
+            duel=None)
+    if level >= 7:
+        state.update(points=points, reserve={s: [] for s in seats},
+                     general={s: None for s in seats})
+    return state
+
+
+def suspended(state: State, die: str) -> bool:
+    return bool(state["dice"][die].get("susp"))
+
+
+def valley(state: State, seat: str) -> list[str]:
+    """The seat's unsuspended dice in the field (levels 5+: the left part of the field)."""
+    return [d for d in owned(state, seat, "field") if not suspended(state, d)]
+
+
+def ledges(state: State, seat: str) -> list[str]:
+    """The seat's suspended dice (the right part of the field)."""
+    return [d for d in owned(state, seat, "field") if suspended(state, d)]
+
+
+def holders(state: State, effect: str, seats: list[str] | None = None) -> list[str]:
+    """Seats still in holding a suspended die with this effect left to use."""
+    out = []
+    for seat in seats or active(state):
+        for die in ledges(state, seat):
+            susp = state["dice"][die]["susp"]
+            if susp["effect"] == effect and susp["uses"] > 0:
+                out.append(seat)
+                break
+    return out
+
+
+def held(state: State, seat: str, effect: str) -> list[str]:
+    return [d for d in ledges(state, seat)
+            if state["dice"][d]["susp"]["effect"] == effect and state["dice"][d]["susp"]["uses"]]
+
+
+def clockwise_from(state: State, seat: str) -> list[str]:
+    """Seats still in, starting with `seat` (if still in) and going clockwise."""
+    seats = state["seats"]
+    i = seats.index(seat)
+    return [seats[(i + k) % len(seats)] for k in range(len(seats))
+            if seats[(i + k) % len(seats)] not in state["out"]]
+
+
+def legendary_clash(state: State, seat: str, die: str) -> bool:
+    """Level 6 "all dice are Legendary": a copy of this die is already in the field.
+
+    Survival instinct waives it for a seat's last die, unless the copy in the field is
+    itself an opponent's last die.
+    """
+    from .dice import die_type
+    kind = die_type(die)
+    mine = owned(state, seat, "garden", "field")
+    for other, info in state["dice"].items():
+        if other == die or die_type(other) != kind or info["place"] != "field":
+            continue
+        if len(mine) != 1:
+            return True
+        owner = info["owner"]
+        if owner != seat and len(owned(state, owner, "garden", "field")) == 1:
+            return True
+    return False
+
+
+def rollable(state: State, seat: str) -> list[str]:
+    """Dice the seat may pick for its main roll now.
+
+    Levels 1-4: its playable dice. Level 5 up: never the die of its last main roll; from
+    level 6 a seat's last die may be rolled again (survival instinct) and a garden die
+    whose copy is in the field may not (legendary); a Square's choice narrows it to one.
+    """
+    dice = playable(state, seat)
+    if state["level"] < 5:
+        return dice
+    survival = state["level"] >= 6 and len(dice) == 1
+    out = [d for d in dice if d != state["last"][seat] or survival]
+    if state["level"] >= 6:
+        out = [d for d in out if state["dice"][d]["place"] == "field"
+               or not legendary_clash(state, seat, d)]
+    forced = state["forced"][seat]
+    if forced and forced[0] in out:
+        return [forced[0]]
+    return out
 
 
 def owned(state: State, seat: str, *places: str) -> list[str]:
@@ -76,13 +172,18 @@ def invariants(state: State) -> list[str]:
     problems: list[str] = []
     seats = state["seats"]
     level = state["level"]
-    if level not in LEVELS:
+    if level not in BUILT:
         problems.append(f"unknown level {level}")
-    if set(state["dice"]) != set(dice_for_level(level)):
+    if level < 7 and set(state["dice"]) != set(dice_for_level(level)):
         problems.append("the dice in play are not the level's dice")
     for die, info in state["dice"].items():
-        if die not in DICE:
+        if die_type(die) not in DICE:
             problems.append(f"unknown die {die}")
+        if level >= 5:
+            if info.get("susp") and info["place"] != "field":
+                problems.append(f"{die} suspended outside the field")
+            if DICE[die_type(die)].colour == "white" and info["place"] == "wasteland":
+                problems.append(f"white die {die} in a wasteland")
         if info["place"] not in PLACES:
             problems.append(f"{die} in unknown place {info['place']}")
         if (info["owner"] is None) != (info["place"] in ("pool", "limbo")):
@@ -107,18 +208,22 @@ def invariants(state: State) -> list[str]:
     else:
         if pending is None:
             problems.append("the game is running but nothing is pending")
-        elif pending["kind"] not in PENDING_KINDS or pending["seat"] not in active(state):
+        elif pending["kind"] not in PENDING_KINDS or (
+                pending["kind"] != "legion" and pending["seat"] not in active(state)):
             problems.append(f"bad pending decision {pending}")
+        elif level >= 5 and pending["kind"] not in ("legion", "draft") and state["queue"] and \
+                pending["kind"] == "roll":
+            problems.append("a roll is asked while steps are still queued")
         elif pending["kind"] == "draft" and not in_pool(state):
             problems.append("a draft pick is pending with an empty pool")
-        elif pending["kind"] == "roll" and not playable(state, pending["seat"]):
+        elif pending["kind"] == "roll" and not rollable(state, pending["seat"]):
             problems.append("a seat with no playable die is asked to roll")
         elif pending["kind"] == "icon" and (level < 4 or not owned(state, pending["seat"],
                                                                     "wasteland")):
             problems.append("an icon choice is pending without a wasteland to recall from")
         if len(active(state)) < 2:
             problems.append("fewer than two seats remain but there is no winner")
-    if pending is None or pending["kind"] != "draft":
+    if level < 5 and (pending is None or pending["kind"] != "draft"):
         for seat in active(state):
             if not playable(state, seat) and not (pending and pending["seat"] == seat
                                                   and pending["kind"] in ("read", "icon")):

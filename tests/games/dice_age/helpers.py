@@ -57,3 +57,25 @@ def places(state: dict[str, Any], seat: str) -> dict[str, list[str]]:
         if info["owner"] == seat:
             out.setdefault(info["place"], []).append(die)
     return out
+
+
+def drawn(label: str, die: str, shown: Any) -> tuple[str, int]:
+    """A scripted draw for a die rolled by an effect: label "triangle", "chaos", "duel/1"."""
+    return (f"{label}/{die}", DICE[die.rstrip("0123456789")].faces.index(shown) + 1)
+
+
+def suspend(state: dict[str, Any], die: str, effect: str | None, uses: int = 1,
+            d6: list[int] | None = None) -> dict[str, Any]:
+    """Put a die of the table on its owner's Ledges with an effect to use."""
+    info = state["dice"][die]
+    info.update(place="field", susp={"effect": effect, "uses": uses, "d6": list(d6 or []),
+                                     "roll": 0})
+    if info["face"] is None:
+        info["face"] = effect
+    return state
+
+
+def answer(state: dict[str, Any], text: str, script: list[Any] | None = None
+           ) -> tuple[dict[str, Any], list[Event]]:
+    """The seat that owes the pending decision answers it."""
+    return play(state, text, script or [], state["pending"]["seat"])

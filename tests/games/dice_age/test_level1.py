@@ -115,6 +115,8 @@ def test_standing_pick_keeps_drafting_without_asking():
     assert any(e.kind == "settled" for e in events)
 
 
-def test_level_option_refuses_levels_not_implemented():
-    with pytest.raises(ValueError, match="choose one of: 1, 2, 3, 4"):
-        ENGINE.validate_options({"level": 5})
+def test_level_option_accepts_the_rulebook_levels_only():
+    for level in ENGINE.options["level"].choices:
+        assert ENGINE.validate_options({"level": level})["level"] == level
+    with pytest.raises(ValueError, match="choose one of: 1, 2, 3, 4, 5"):
+        ENGINE.validate_options({"level": 8})

@@ -1,0 +1,410 @@
+"""Levels 5-7: a turn as a queue of steps, so effects and reactions can stop for a choice.
+
+A main roll sets off a chain: the die may be suspended at once, reaction windows open
+(Gear, Smile, Pair), the face settles (a Number, or an effect with its Double-arrow
+window, its target and its Nut window), and the turn ends. Each link is a small JSON
+step in `state["queue"]`; `run` carries steps out until one needs a seat's decision
+(`state["pending"]`), and the answer to that decision pushes the steps that follow.
+The effects live in effects.py, the windows in windows.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from ..dice import ROMAN, SUSPENDING, is_balanced, read, sides, spec
+from ..state import (
+    State,
+    active,
+    clockwise_from,
+    held,
+    holders,
+    next_seat,
+    owned,
+    rollable,
+    suspended,
+    valley,
+)
+
+Step = dict[str, Any]
+RUN_LIMIT = 10_000
+
+
+def push(state: State, *steps: Step) -> None:
+    """Put steps at the front of the queue, in the order given."""
+    state["queue"][0:0] = [dict(s) for s in steps]
+
+
+def run(state: State, rng: RngBase, events: list[Event]) -> None:
+    """Carry out queued steps until a decision is owed or the game is over."""
+    from . import effects, windows
+    table = {**STEPS, **effects.STEPS, **windows.STEPS}
+    for _ in range(RUN_LIMIT):
+        if state["pending"] is not None or state["winner"] is not None or not state["queue"]:
+            return
+        step = state["queue"].pop(0)
+        table[step["do"]](state, step, rng, events)
+    raise RuntimeError("Dice Age: a turn did not come to rest")  # pragma: no cover
+
+
+# -- moving dice ------------------------------------------------------------------
+def is_white(die: str) -> bool:
+    return spec(die).colour == "white"
+
+
+def suspend(state: State, die: str, effect: str | None, events: list[Event],
+            d6: list[int] | None = None) -> None:
+    uses = (len(d6) if d6 else 1) if effect else 0
+    state["dice"][die]["susp"] = {"effect": effect, "uses": uses,
+                                  "d6": d6 or [], "roll": state["rolls"]}
+    events.append(Event("suspend", {"die": die,
+                                    "seat": state["dice"][die]["owner"], "effect": effect,
+                                    "d6": d6 or []}))
+
+
+def unsuspend(state: State, die: str, events: list[Event], why: str = "used") -> None:
+    """The die leaves the Ledges for the Valley (a white die goes to Limbo instead)."""
+    info = state["dice"][die]
+    info["susp"] = None
+    events.append(Event("unsuspend", {"die": die, "seat": info["owner"], "why": why}))
+    if is_white(die) and info["place"] == "field" and why != "picked up to roll":
+        to_limbo(state, die, events, "a white die may not rest unsuspended in the field")
+
+
+def use_up(state: State, die: str, events: list[Event]) -> None:
+    """One use of a suspended effect is spent; the die leaves the Ledges when none is left."""
+    susp = state["dice"][die]["susp"]
+    susp["uses"] -= 1
+    if susp["uses"] <= 0:
+        unsuspend(state, die, events)
+
+
+def to_limbo(state: State, die: str, events: list[Event], why: str) -> None:
+    info = state["dice"][die]
+    info.update(place="limbo", owner=None, susp=None)
+    events.append(Event("limbo-die", {"die": die, "why": why}))
+
+
+def to_wasteland(state: State, die: str, events: list[Event] | None = None) -> None:
+    """A white die never rests in a wasteland: it goes to Limbo instead."""
+    info = state["dice"][die]
+    info["susp"] = None
+    if is_white(die):
+        info.update(place="limbo", owner=None)
+        if events is not None:
+            events.append(Event("limbo-die", {"die": die, "why": "white dice go to Limbo"}))
+        return
+    info["place"] = "wasteland"
+
+
+def white_sweep(state: State, events: list[Event]) -> None:
+    """After a main roll a white die in the field goes to Limbo unless it is suspended."""
+    for die, info in state["dice"].items():
+        if info["place"] == "field" and is_white(die) and not info.get("susp"):
+            to_limbo(state, die, events, "a white die leaves after its roll")
+
+
+def throw(state: State, die: str, rng: RngBase, label: str, events: list[Event], *,
+          to_field: bool = True) -> Any:
+    """Roll one die; it lands in its owner's field (a duel die stays where it was)."""
+    faces = spec(die).faces
+    pos = rng.die(f"{label}/{die}", len(faces))
+    info = state["dice"][die]
+    if to_field and info.get("susp"):
+        unsuspend(state, die, events, "picked up to roll")
+    info.update(pos=pos, face=faces[pos - 1])
+    if to_field:
+        info["place"] = "field"
+    state["rolls"] += 1
+    return faces[pos - 1]
+
+
+def value_of(face: Any) -> int | None:
+    """The number a face shows; None for an icon or a die still resting on an edge."""
+    if face is None or is_balanced(face):
+        return None
+    kind, value = read(face)
+    return int(value) if kind == "number" else None
+
+
+# -- the turn -----------------------------------------------------------------------
+def start(state: State, seat: str) -> None:
+    state["queue"] = [{"do": "turn", "seat": seat}]
+
+
+def _turn(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    seat = step["seat"]
+    state["paired"][seat] = False
+    if state["level"] >= 6 and _fistful(state, seat, events):
+        return
+    if not step.get("squared"):
+        from .windows import standing_squares
+        push(state, {"do": "turn", "seat": seat, "squared": True})
+        if standing_squares(state, seat, events):
+            return  # the Square (and its Nut window) first, then this turn again
+        state["queue"].pop(0)
+    forced = state["forced"][seat]
+    while forced and forced[0] not in rollable(state, seat) + [None]:
+        events.append(Event("square-lapses", {"seat": seat, "die": forced.pop(0)}))
+    if forced and forced[0] not in rollable(state, seat):
+        forced.pop(0)
+    general = state.get("general", {}).get(seat)
+    if general and owned(state, seat, "garden", "field") == [general]:
+        eliminate(state, seat, events, "only its General is left")
+        return
+    if not rollable(state, seat):
+        eliminate(state, seat, events, "cannot play")
+        return
+    state["pending"] = {"kind": "roll", "seat": seat}
+
+
+def main_roll(state: State, seat: str, die: str, rng: RngBase, events: list[Event]) -> None:
+    """The seat's main roll: the queue then takes it to its end."""
+    forced = state["forced"][seat]
+    if forced and forced[0] == die:
+        forced.pop(0)
+        events.append(Event("square-obeyed", {"seat": seat, "die": die}))
+    state["pending"] = None
+    state["last"][seat] = die
+    state["turns"] += 1
+    number = state["number"]
+    face = throw(state, die, rng, "roll", events)
+    state["roll"] = {"seat": seat, "die": die, "adjust": 0, "geared": False}
+    events.append(Event("roll", {"seat": seat, "die": die, "face": face, "number": number}))
+    push(state, *read_steps(state, seat, [die]), {"do": "after-roll", "seat": seat, "die": die},
+         {"do": "end", "seat": seat})
+
+
+def read_steps(state: State, seat: str, dice: list[str]) -> list[Step]:
+    return [{"do": "read", "seat": seat, "die": d} for d in dice
+            if is_balanced(state["dice"][d]["face"])]
+
+
+def _read(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    die = step["die"]
+    face = state["dice"][die]["face"]
+    if not is_balanced(face):
+        return
+    state["pending"] = {"kind": "read", "seat": step["seat"], "die": die, "sides": sides(face)}
+
+
+def choose_side(state: State, seat: str, side: Any, events: list[Event]) -> None:
+    die = state["pending"]["die"]
+    state["dice"][die]["face"] = side
+    state["pending"] = None
+    events.append(Event("read", {"seat": seat, "die": die, "face": side}))
+
+
+def roll_value(state: State) -> int | None:
+    """The number the current main roll shows, Smile adjustments included."""
+    roll = state["roll"]
+    if roll is None or roll.get("die") is None:
+        return None
+    base = value_of(state["dice"][roll["die"]]["face"]) if \
+        state["dice"][roll["die"]]["face"] is not None else None
+    return None if base is None else base + roll["adjust"]
+
+
+def _after_roll(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    """The face is up: a suspending icon goes to the Ledges at once (spec 11), then the
+    Gear holders (clockwise from the roller), the roller's Smile and Pair may react."""
+    seat, die = step["seat"], step["die"]
+    state["roll"] = {**(state["roll"] or {}), "seat": seat, "die": die}
+    state["roll"].setdefault("adjust", 0)
+    state["roll"].setdefault("geared", False)
+    face = state["dice"][die]["face"]
+    kind, icon = read(face)
+    if kind == "icon" and icon in SUSPENDING and not suspended(state, die):
+        _suspend_icon(state, die, str(icon), rng, events)
+    steps: list[Step] = [{"do": "window", "kind": "gear", "seat": s}
+                         for s in holders(state, "gear", clockwise_from(state, seat))]
+    steps.append({"do": "window", "kind": "smile", "seat": seat})
+    if state["level"] >= 6:
+        steps.append({"do": "window", "kind": "pair", "seat": seat})
+    steps.append({"do": "settle", "seat": seat, "die": die})
+    push(state, *steps)
+
+
+def _suspend_icon(state: State, die: str, icon: str, rng: RngBase,
+                  events: list[Event]) -> None:
+    d6 = [rng.die("smile/d6", 6)] if icon == "smile" else None
+    suspend(state, die, icon, events, d6)
+
+
+def _settle(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    seat, die = step["seat"], step["die"]
+    info = state["dice"][die]
+    if info["owner"] != seat or info["place"] != "field":
+        events.append(Event("maxed", {"seat": seat, "what": "the rolled die left the field"}))
+        return
+    kind, value = read(info["face"])
+    if kind == "number":
+        settle_number(state, seat, die, _value(state), events)
+        return
+    icon = str(value)
+    if icon in SUSPENDING:
+        if not suspended(state, die):
+            _suspend_icon(state, die, icon, rng, events)
+        effect_steps(state, seat, die, icon, suspended_die=True)
+        return
+    effect_steps(state, seat, die, icon)
+
+
+def _value(state: State) -> int:
+    value = roll_value(state)
+    return 0 if value is None else value
+
+
+def effect_steps(state: State, seat: str, die: str, icon: str, *,
+                 suspended_die: bool = False) -> None:
+    """An effect takes place: Double-arrow holders may double it, then it applies."""
+    state["doubling"] = 0
+    events_step = {"do": "effect", "seat": seat, "die": die, "icon": icon,
+                   "suspended": suspended_die}
+    doubles = [{"do": "window", "kind": "double", "seat": s, "icon": icon}
+               for s in holders(state, "double-arrow", clockwise_from(state, seat))]
+    push(state, {"do": "announce", "seat": seat, "die": die, "icon": icon}, *doubles,
+         events_step)
+
+
+def _announce(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    events.append(Event("effect", {"seat": step["seat"], "die": step["die"],
+                                   "icon": step["icon"]}))
+
+
+def settle_number(state: State, seat: str, die: str, value: int, events: list[Event]) -> None:
+    limit = state["number"]
+    if limit is not None and value > limit:
+        overshoot(state, seat, value, events)
+        return
+    if limit is not None and value == limit and state["level"] >= 6:
+        state["dice"][die]["susp"] = {"effect": None, "uses": 0, "d6": [], "roll": state["rolls"]}
+        events.append(Event("resting", {"seat": seat, "die": die, "number": value}))
+        return
+    state["number"] = value
+    events.append(Event("number", {"seat": seat, "number": value}))
+    face = state["dice"][die]["face"]
+    if isinstance(face, str) and face in ROMAN:
+        push(state, {"do": "choose", "effect": "capture", "seat": seat, "die": die,
+                     "number": value})
+
+
+def overshoot(state: State, seat: str, number: int, events: list[Event]) -> None:
+    """The roller's whole field goes to his wasteland; the others' Valley dice go home,
+    their Ledges stay; the Number is erased and the roller starts the new round."""
+    lost = owned(state, seat, "field")
+    for d in lost:
+        to_wasteland(state, d)
+    back = _valley_home(state, exclude=seat)
+    events.append(Event("overshoot", {"seat": seat, "number": number, "level": state["level"],
+                                      "limit": state["number"], "lost": lost, "back": back}))
+    white_sweep(state, events)
+    _new_round(state)
+    state["queue"] = [{"do": "turn", "seat": seat}]
+
+
+def _valley_home(state: State, exclude: str | None = None) -> dict[str, list[str]]:
+    back: dict[str, list[str]] = {}
+    for s in active(state):
+        if s == exclude:
+            continue
+        dice = valley(state, s)
+        for d in dice:
+            if is_white(d):
+                continue
+            state["dice"][d].update(place="garden", face=None, pos=None)
+        if dice:
+            back[s] = [d for d in dice if not is_white(d)]
+    return {s: d for s, d in back.items() if d}
+
+
+def _new_round(state: State) -> None:
+    state["number"] = None
+    state["round"] += 1
+    state["roll"] = None
+    state["pugno"] = None
+
+
+def eliminate(state: State, seat: str, events: list[Event], why: str) -> None:
+    """A seat that cannot play is out; its dice go to Limbo, the round ends ("Next!")."""
+    dice = owned(state, seat)
+    for d in dice:
+        to_limbo(state, d, [], "its player is out")
+    state["out"].append(seat)
+    events.append(Event("eliminated", {"seat": seat, "why": why, "dice": dice}))
+    if _finished(state, events):
+        return
+    back = _valley_home(state)
+    white_sweep(state, events)
+    _new_round(state)
+    events.append(Event("round-end", {"back": back}))
+    state["queue"] = [{"do": "turn", "seat": next_seat(state, seat)}]
+
+
+def _finished(state: State, events: list[Event]) -> bool:
+    left = active(state)
+    if len(left) > 1:
+        return False
+    state["winner"] = left[0]
+    state["pending"] = None
+    state["queue"] = []
+    events.append(Event("winner", {"seat": left[0]}))
+    return True
+
+
+def _end(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    seat = step["seat"]
+    white_sweep(state, events)
+    state["roll"] = None
+    cand = seat
+    while True:
+        cand = next_seat(state, cand)
+        if state["skips"][cand] > 0:
+            state["skips"][cand] -= 1
+            events.append(Event("skipped", {"seat": cand}))
+            continue
+        break
+    push(state, {"do": "turn", "seat": cand})
+
+
+def _fistful(state: State, seat: str, events: list[Event]) -> bool:
+    """Spec 1: two players left, each with one die in the field; after 4 turns the lower
+    designed value wins. Returns True when that decides the game."""
+    left = active(state)
+    lone = {s: owned(state, s, "garden", "field") for s in left}
+    if len(left) != 2 or any(len(d) != 1 or state["dice"][d[0]]["place"] != "field"
+                             for d in lone.values()):
+        state["pugno"] = None
+        return False
+    state["pugno"] = (state["pugno"] or 0) + 1
+    if state["pugno"] <= 4:
+        if state["pugno"] == 1:
+            events.append(Event("pugno-start", {"seats": left}))
+        return False
+    values = {s: spec(lone[s][0]).value for s in left}
+    low = min(values.values())
+    best = [s for s in left if values[s] == low]
+    if len(best) != 1:
+        events.append(Event("pugno-tie", {"values": values}))
+        state["pugno"] = 0
+        return False
+    loser = next(s for s in left if s != best[0])
+    for d in owned(state, loser):
+        to_limbo(state, d, [], "its player lost the fistful of dice")
+    state["out"].append(loser)
+    events.append(Event("pugno", {"values": values, "winner": best[0], "loser": loser}))
+    return _finished(state, events)
+
+
+def _resume(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    """A decision set aside while a Square played out is asked again."""
+    state["pending"] = step["pending"]
+
+
+STEPS = {"resume": _resume, "turn": _turn, "read": _read, "after-roll": _after_roll, "settle": _settle,
+         "announce": _announce, "end": _end}
+
+__all__ = ["held", "push", "run", "main_roll", "start", "choose_side", "throw"]

@@ -1,0 +1,206 @@
+"""Out-of-turn reactions: the moments a suspended die (or a Pair, or a General) may act.
+
+A window opens for one seat at a time: Gear after a roll (every holder, clockwise from
+the roller), Smile after the roller's own number, Pair (level 6) for the roller, Double
+arrow when an effect takes place, Nut when the seat is the only target, and (level 7) a
+General about to be lost. The seat's standing reactions answer first (orders.py); when
+none covers the window the seat is asked through a short `react` decision, whose missed
+deadline means "no reaction". Square is not a window: its holder plays it when he
+wants, by an order (`SQUARE P2 TANK`), or by a standing order that fires when the named
+seat's turn begins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.rng import RngBase
+from games.core.types import Event
+
+from ..dice import die_type, read
+from ..state import State, held, legendary_clash, owned
+from . import flow
+from .effects import chaos_faces, nut_window
+from .flow import Step, push
+
+KINDS = ("gear", "smile", "pair", "double", "nut", "instead")
+"""Reaction windows; PASS <kind> names one in standing orders."""
+
+
+def roll_number(state: State) -> int | None:
+    """The number the roll being reacted to shows now (chaos: its lowest number)."""
+    roll = state["roll"]
+    if roll is None:
+        return None
+    if roll.get("chaos") and state.get("chaos"):
+        low = chaos_faces(state)[0]
+        return None if low is None else low + roll["adjust"]
+    return flow.roll_value(state)
+
+
+def legal(state: State, step: Step) -> list[str]:
+    """The reactions open to the seat now (without PASS); empty = the window stays shut."""
+    kind, seat = step["kind"], step["seat"]
+    roll = state["roll"] or {}
+    if kind == "gear":
+        if not held(state, seat, "gear") or not roll or roll.get("geared"):
+            return []
+        if roll.get("chaos"):
+            dice = [d for d in (state.get("chaos") or {}).get("dice", [])
+                    if state["dice"][d]["place"] == "field"]
+            return [f"GEAR {d}" for d in dice]
+        return ["GEAR"] if roll.get("die") else []
+    if kind == "smile":
+        dice = held(state, seat, "smile")
+        if not dice or roll_number(state) is None or roll.get("seat") != seat:
+            return []
+        values = sorted(set(state["dice"][dice[0]]["susp"]["d6"]))
+        return [f"SMILE {sign} {v}" for v in values for sign in "+-"]
+    if kind == "pair":
+        die = roll.get("die")
+        if state["paired"][seat] or not die or roll.get("seat") != seat:
+            return []
+        shown = _reading(state["dice"][die]["face"])
+        return [f"PAIR {d}" for d in owned(state, seat, "wasteland")
+                if _reading(state["dice"][d]["face"]) == shown and shown is not None
+                and not legendary_clash(state, seat, d)]
+    if kind == "double":
+        return ["DOUBLE"] if held(state, seat, "double-arrow") and not state["doubling"] \
+            else []
+    if kind == "nut":
+        return ["NUT"] if held(state, seat, "nut") and _next_hit(state) is not None else []
+    if kind == "instead":
+        hit = _next_hit(state)
+        if hit is None:
+            return []
+        general = step["die"]
+        if hit["effect"] == "pit":
+            spare = [d for d in owned(state, seat, "field") if d != general]
+        else:
+            spare = [d for d in owned(state, seat, "field")
+                     if state["dice"][d].get("susp") and d not in hit["extra"]]
+        return [f"INSTEAD {d}" for d in spare]
+    raise ValueError(kind)  # pragma: no cover
+
+
+def _reading(face: Any) -> Any:
+    if face is None or "|" in str(face):
+        return None
+    kind, value = read(face)
+    return value
+
+
+def _next_hit(state: State) -> Step | None:
+    return next((s for s in state["queue"] if s["do"] == "hit"), None)
+
+
+def _window(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    lines = legal(state, step)
+    if not lines:
+        return
+    state["pending"] = {"kind": "react", "seat": step["seat"], "window": step["kind"],
+                        "legal": lines + ["PASS"],
+                        **{k: step[k] for k in ("icon", "effect", "by", "die") if k in step}}
+
+
+def react(state: State, seat: str, order: dict[str, Any], events: list[Event], *,
+          how: str) -> None:
+    """Carry out a reaction (or PASS); `how` says whether the seat, a standing order or
+    the deadline chose it, for the report."""
+    pending = state["pending"]
+    window = pending["window"]
+    state["pending"] = None
+    op = order["op"]
+    if op == "pass":
+        events.append(Event("no-reaction", {"seat": seat, "window": window, "how": how}))
+        return
+    base = {"seat": seat, "window": window, "how": how}
+    if op == "gear":
+        gear = held(state, seat, "gear")[0]
+        target = order.get("die") or state["roll"]["die"]
+        flow.use_up(state, gear, events)
+        info = state["dice"][target]
+        if info.get("susp") and info["susp"].get("effect") == info["face"]:
+            info["susp"] = None  # the voided icon never took effect
+        before = info["face"]
+        pos = flow.spec(target).flip[info["pos"] - 1]
+        info.update(pos=pos, face=flow.spec(target).faces[pos - 1])
+        state["roll"]["geared"] = True
+        events.append(Event("gear", {**base, "gear": gear, "die": target, "was": before,
+                                     "face": info["face"]}))
+        push(state, *flow.read_steps(state, state["roll"]["seat"], [target]))
+    elif op == "smile":
+        smile = held(state, seat, "smile")[0]
+        susp = state["dice"][smile]["susp"]
+        value = order["value"] if order.get("value") in susp["d6"] else susp["d6"][0]
+        susp["d6"].remove(value)
+        delta = value if order["sign"] == "+" else -value
+        state["roll"]["adjust"] += delta
+        events.append(Event("smile", {**base, "d6": value, "sign": order["sign"],
+                                      "number": roll_number(state)}))
+        flow.use_up(state, smile, events)
+        push(state, {"do": "window", "kind": "smile", "seat": seat})
+    elif op == "pair":
+        die = order.get("die") or pending["legal"][0].split()[1]
+        state["dice"][die]["place"] = "field"
+        state["paired"][seat] = True
+        events.append(Event("pair", {**base, "die": die}))
+    elif op == "double":
+        arrow = held(state, seat, "double-arrow")[0]
+        state["doubling"] = 1
+        flow.use_up(state, arrow, events)
+        events.append(Event("double", {**base, "icon": pending.get("icon")}))
+    elif op == "nut":
+        nut = held(state, seat, "nut")[0]
+        hit = _next_hit(state)
+        state["queue"].remove(hit)
+        flow.use_up(state, nut, events)
+        events.append(Event("protected", {**base, "effect": hit["effect"],
+                                          "by": pending.get("by")}))
+    elif op == "instead":
+        hit = _next_hit(state)
+        spare = order["die"]
+        if hit["effect"] == "pit":
+            hit["die"] = spare
+        else:
+            hit["spared"].append(pending["die"])
+            hit["extra"].append(spare)
+        events.append(Event("general-swap", {**base, "general": pending["die"], "die": spare}))
+
+
+def standing_squares(state: State, seat: str, events: list[Event]) -> bool:
+    """Before `seat` rolls, holders' standing `SQUARE <seat> <die>` orders fire."""
+    from .. import orders as order_lang
+    fired = False
+    for holder in flow.clockwise_from(state, seat):
+        for item in state["standing"][holder]:
+            order = item.get("order")
+            if not order or order["op"] != "square" or order["seat"] != seat:
+                continue
+            if order_lang.square_problem(state, holder, order) is None:
+                events.append(Event("settled", {"seat": holder,
+                                                "order": order_lang.render(order)},
+                                    (holder,)))
+                play_square(state, holder, order, events)
+                fired = True
+                break
+    return fired
+
+
+def play_square(state: State, holder: str, order: dict[str, Any], events: list[Event]) -> None:
+    """Square: the holder names the next die a seat must roll (the Nut may answer)."""
+    die = held(state, holder, "square")[0]
+    flow.use_up(state, die, events)
+    target = order["seat"]
+    events.append(Event("target", {"seat": holder, "effect": "square", "target": target,
+                                   "die": order["die"]}))
+    push(state, *nut_window(state, holder, target, "square"),
+         {"do": "hit", "effect": "square", "seat": holder, "target": target,
+          "die": order["die"]})
+
+
+def die_kind(die: str) -> str:
+    return die_type(die)
+
+
+STEPS = {"window": _window}
