@@ -5,7 +5,8 @@ and Outlook's "From: ... Sent:" in many languages, "Sent from my iPhone", `--`);
 order grammar's own `order_lines` rules (END, `>`, `--`) apply after it in the engine.
 HTML mail loses the quoted part by structure (Gmail's gmail_quote, Apple's
 blockquote type=cite, Outlook's divRplyFwdMsg, Thunderbird's moz-cite-prefix and
-moz-signature), not by guessing at text.
+moz-signature), not by guessing at text; Thunderbird's quote is skipped rather than cut
+at, so a reply written below it is read.
 
 A forward ("---------- Forwarded message ---------", "Begin forwarded message:",
 Thunderbird's "-------- Forwarded Message --------", their translations) ends the
@@ -28,9 +29,12 @@ _SKIP = {"script", "style", "head", "title"}
 _QUOTE_MARKERS = {("div", "class", "gmail_quote"), ("div", "id", "divrplyfwdmsg"),
                   ("div", "id", "appendonsend"), ("div", "class", "yahoo_quoted"),
                   ("div", "id", "mail-editor-reference-message-container"),
-                  ("div", "class", "moz-cite-prefix"), ("pre", "class", "moz-signature"),
+                  ("pre", "class", "moz-signature"),
                   ("div", "class", "moz-forward-container"),
                   ("div", "class", "moz-signature")}
+# Skipped, not stopped at: Thunderbird's "On ..., X wrote:" line above a quote, so a
+# reply written below the quote (bottom-posting) is still read.
+_SKIP_MARKERS = {("div", "class", "moz-cite-prefix")}
 _FORWARD_LINE = re.compile(
     r"^[\s>]*(?:-{2,}\s*(?:forwarded message|weitergeleitete nachricht|"
     r"message transf[ée]r[ée]|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|"
@@ -52,6 +56,7 @@ class _Text(HTMLParser):
         self.quote = 0
         self.stopped = False
         self.forwarded = False
+        self.skipped_divs = 0  # depth inside a div of _SKIP_MARKERS
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.stopped:
@@ -62,6 +67,10 @@ class _Text(HTMLParser):
                 self.stopped = True  # everything from here on is the quoted thread
                 self.forwarded = value == "moz-forward-container"
                 return
+        if tag == "div" and (self.skipped_divs or any(
+                tag == mtag and any(k == attr and value in v.split() for k, v in values)
+                for mtag, attr, value in _SKIP_MARKERS)):
+            self.skipped_divs += 1
         if tag == "blockquote":
             self.quote += 1
         elif tag in _SKIP:
@@ -72,6 +81,8 @@ class _Text(HTMLParser):
             self.out.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self.skipped_divs:
+            self.skipped_divs -= 1
         if tag == "blockquote" and self.quote:
             self.quote -= 1
         elif tag in _SKIP and self.skip:
@@ -82,7 +93,7 @@ class _Text(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.stopped and not self.forwarded and _FORWARD_HTML.search(data):
             self.forwarded = True  # Gmail puts its forward line inside gmail_quote
-        if not (self.stopped or self.skip or self.quote):
+        if not (self.stopped or self.skip or self.quote or self.skipped_divs):
             self.out.append(re.sub(r"[ \t\r\n]+", " ", data))
 
 

@@ -147,18 +147,21 @@ def apple_mail(orders: str, *, sender: str, to: str, message_id: str | None = No
 
 
 def thunderbird_html(orders: str, *, sender: str, to: str, message_id: str | None = None,
-                     charset: str = "utf-8") -> bytes:
+                     charset: str = "utf-8", below_quote: bool = False) -> bytes:
     """Thunderbird composing HTML only: one text/html part, 8bit, <p> per paragraph,
     the quote under div.moz-cite-prefix in blockquote type=cite, the signature in
-    pre.moz-signature."""
+    pre.moz-signature; `below_quote` writes the reply under the quote (bottom-posting,
+    Thunderbird's default), else above it."""
     paragraphs = "".join(f"<p>{line}<br></p>" if line else "" for line in orders.split("\n"))
+    quote = ("<div class=\"moz-cite-prefix\">On 29/11/2026 11:00, GM wrote:<br>\n    </div>"
+             "\n    <blockquote type=\"cite\" cite=\"mid:notice@gm.example\">"
+             f"{QUOTED_NOTICE.replace(chr(10), '<br>')}</blockquote>\n")
+    signature = ("<pre class=\"moz-signature\" cols=\"72\">-- \nDave (Thunderbird)</pre>\n")
+    inner = (quote + paragraphs + signature) if below_quote else \
+        (paragraphs + signature + quote)
     html = ("<!DOCTYPE html>\n<html>\n  <head>\n    <meta http-equiv=\"content-type\" "
             f"content=\"text/html; charset={charset.upper()}\">\n  </head>\n  <body>\n"
-            f"    {paragraphs}\n    <pre class=\"moz-signature\" cols=\"72\">-- \nDave "
-            "(Thunderbird)</pre>\n    <div class=\"moz-cite-prefix\">On 29/11/2026 11:00, GM "
-            "wrote:<br>\n    </div>\n    <blockquote type=\"cite\" cite=\"mid:notice@gm."
-            f"example\">{QUOTED_NOTICE.replace(chr(10), '<br>')}</blockquote>\n  </body>\n"
-            "</html>\n")
+            f"    {inner}  </body>\n</html>\n")
     msg = MIMEText(html, "html", charset)
     del msg["Content-Transfer-Encoding"]
     msg.set_payload(html.encode(charset))

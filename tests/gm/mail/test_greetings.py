@@ -218,3 +218,14 @@ def test_a_games_own_phrases_are_orders_too(make_game):
     assert not greetings.vocabulary(engine).may_be_order("Draw corpse card")
     assert test("Draw corpse card")
     assert not test("Hi GM,") and not test("Cheers & good luck!")
+
+
+def test_thunderbird_reply_written_below_the_quote_is_read(tally_game, feed, mailoutbox):
+    p1 = seat(tally_game, "P1")
+    raw = shapes.thunderbird_html(GREETED, sender=p1.user.email, to=p1.reply_address,
+                                  below_quote=True)
+    result = feed(raw)
+    assert result.outcome == Outcome.ACCEPTED, result.detail
+    sub = Submission.objects.get(pk=result.submission_id)
+    assert sub.orders["items"] == [{"order": {"op": "add", "n": 2}}]
+    assert "Example: ADD 2" not in sub.text  # the quoted notice stayed out
