@@ -66,7 +66,7 @@ def recipient(mail: Mail, outcome: str, seat) -> tuple[str, object | None, str]:
     if outcome == Outcome.WRONG_SENDER:
         owner = seat.user if seat is not None else None
         if owner is None or not owner.email or not confirmed(owner):
-            return "", None, "wrong sender: no registered address to warn"
+            return "", None, "wrong sender, nobody to warn"
         return owner.email.strip().lower(), owner, ""
     if not sender or _own_address(sender):
         return "", None, "own address"
