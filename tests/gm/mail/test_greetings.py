@@ -229,3 +229,39 @@ def test_thunderbird_reply_written_below_the_quote_is_read(tally_game, feed, mai
     sub = Submission.objects.get(pk=result.submission_id)
     assert sub.orders["items"] == [{"order": {"op": "add", "n": 2}}]
     assert "Example: ADD 2" not in sub.text  # the quoted notice stayed out
+
+
+GREETINGS = ["Hi GM,", "Bonjour,", "here are my orders:", "Cheers & good luck!", "Dave",
+             "Thanks for running this game"]
+
+
+@pytest.mark.parametrize("name", sorted(registry.engines()))
+def test_in_every_game_greetings_are_skipped_and_its_example_is_an_order(make_game, name):
+    """Through each real engine's own vocabulary and parser, on a started game."""
+    from gm.play import actions
+
+    engine = registry.get(name)
+    game = make_game(name, max(2, engine.min_seats))
+    turn = game.current_turn()
+    state = engine.from_json(game.state)
+    for seat_name in turn.owing:
+        test = greetings.order_test(engine, lambda: state, seat_name)
+        assert not any(test(line) for line in GREETINGS), seat_name
+        example = turn.decision["prompts"].get(seat_name, {}).get("example", "")
+        if example:
+            first = example.splitlines()[0]
+            assert test(first), (seat_name, first)
+    assert actions.engine_for(game) is engine
+
+
+def test_combat_dice_orders_between_greeting_and_signoff_are_accepted(make_game, feed,
+                                                                      mailoutbox):
+    game = make_game("combat_dice", 2)
+    p1 = seat(game, "P1")
+    body = ("Salut l'arbitre,\nvoici mes ordres :\nEQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR\n\n"
+            "Amitiés,\nGaëlle")
+    result = feed(shapes.outlook(body, sender=p1.user.email, to=p1.reply_address,
+                                 charset="iso-8859-15"))
+    assert result.outcome == Outcome.ACCEPTED, result.detail
+    reply = _receipt(mailoutbox, p1.user.email).body
+    assert "    > Salut l'arbitre,\n" in reply and "    > Gaëlle\n" in reply
