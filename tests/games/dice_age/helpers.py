@@ -79,3 +79,22 @@ def answer(state: dict[str, Any], text: str, script: list[Any] | None = None
            ) -> tuple[dict[str, Any], list[Event]]:
     """The seat that owes the pending decision answers it."""
     return play(state, text, script or [], state["pending"]["seat"])
+
+
+def legion_table(layout: dict[str, dict[str, list[str]]], *, to_play: str = "P1",
+                 number: int | None = None, general: dict[str, str] | None = None
+                 ) -> dict[str, Any]:
+    """A level-7 table: each seat's own dice (copies named CASTLE2, ...) as laid out."""
+    seats = sorted(layout)
+    state = new_state(seats, 7)
+    for seat, where in layout.items():
+        for place, dice in where.items():
+            for die in dice:
+                state["dice"][die] = {"owner": seat, "place": place, "face": None,
+                                      "pos": None, "susp": None}
+    state["general"].update(general or {})
+    state["number"] = number
+    state["first"] = seats[0]
+    state["pending"] = {"kind": "roll", "seat": to_play}
+    assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
+    return state
