@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from games.core.types import OrdersInvalid
-from games.dice_age.dice import DICE
 from games.dice_age.engine import ENGINE
 
 from .helpers import answer, drawn, face, legion_table, places, play, suspend, table
