@@ -46,6 +46,17 @@ def test_users_made_by_admins_fixtures_and_commands_count_as_confirmed(make_user
     assert not confirmation.email_confirmed(User.objects.create_user("nomail"))
 
 
+def test_the_mail_code_has_one_function_to_ask(client, make_user):
+    import gm.accounts
+
+    _signup(client, "fresh", "fresh@example.org")
+    assert gm.accounts.email_confirmed(make_user("old")) is True
+    assert gm.accounts.email_confirmed(User.objects.get(username="fresh")) is False
+    inactive = make_user("gone")
+    inactive.is_active = False
+    assert gm.accounts.email_confirmed(inactive) is False
+
+
 def test_the_address_must_be_unique_whatever_its_case(client, make_user):
     make_user("first", email="taken@example.org")
     response = _signup(client, "second", "TAKEN@example.org")
