@@ -247,6 +247,13 @@ EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=20.0)
 GM_MAIL_MARK_RETRY_SECONDS = env.float("GM_MAIL_MARK_RETRY_SECONDS", default=60.0)
 # Turn notices older than this are not sent at all (a restored backup, a long outage).
 GM_MAIL_MAX_AGE_HOURS = env.float("GM_MAIL_MAX_AGE_HOURS", default=24.0)
+# Message-IDs handed to the mail server are also noted here (Redis; empty = off), so a
+# restored database or a missed SENT mark does not send them again. Default: the broker
+# when it is Redis.
+GM_MAIL_LEDGER_URL = env.str("GM_MAIL_LEDGER_URL", default=CELERY_BROKER_URL
+                             if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+                             else "")
+GM_MAIL_LEDGER_DAYS = env.float("GM_MAIL_LEDGER_DAYS", default=45.0)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="gm@localhost")
 GM_MAIL_DOMAIN = env.str("GM_MAIL_DOMAIN", default="localhost")
 GM_MAIL_LOCALPART = env.str("GM_MAIL_LOCALPART", default="play")

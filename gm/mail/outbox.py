@@ -100,6 +100,13 @@ def deliver(pk: int) -> bool:
         Outbox.objects.filter(pk=pk).update(status=Outbox.Status.FAILED, last_error=stale)
         log.info("mail %s to %s not sent: %s", row.key, row.to, stale)
         return False
+    if ledger_has(row.message_id):  # handed off before; this database forgot (restore)
+        Outbox.objects.filter(pk=pk).update(
+            status=Outbox.Status.SENT, sent_at=timezone.now(),
+            last_error="not sent again: the mail ledger shows it handed off before")
+        log.warning("mail %s to %s was handed off before (ledger); not sent again",
+                    row.key, row.to)
+        return False
     connection = get_connection(fail_silently=False)
     try:
         message = build(row, connection)
@@ -121,7 +128,8 @@ def deliver(pk: int) -> bool:
         log.warning("mail %s to %s failed (attempt %s): %s", row.key, row.to,
                     row.attempts + 1, exc)
         raise TransientSendError(str(exc)) from exc
-    # Handed off: mark it before anything else can fail (QUIT comes after the mark).
+    # Handed off: note and mark it before anything else can fail (QUIT comes after).
+    ledger_note(row.message_id)
     _mark_sent(row)
     _close(connection)
     return True
@@ -153,6 +161,49 @@ def _mark_sent(row: Outbox) -> bool:
             db_connection.close()  # the next query reconnects
             time.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+
+_ledgers: dict[str, Any] = {}
+
+
+def _ledger():
+    """The mail ledger: Message-IDs handed to the mail server, kept outside the database
+    (GM_MAIL_LEDGER_URL, by default the Redis broker) so that a database restored from
+    a backup, or one that missed the SENT mark, does not send them again. Best effort."""
+    url = getattr(settings, "GM_MAIL_LEDGER_URL", "")
+    if not url.startswith(("redis://", "rediss://")):
+        return None
+    if url not in _ledgers:
+        import redis
+
+        _ledgers[url] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    return _ledgers[url]
+
+
+def _ledger_key(message_id: str) -> str:
+    return f"gm:mail:sent:{message_id}"
+
+
+def ledger_has(message_id: str) -> bool:
+    client = _ledger()
+    if client is None:
+        return False
+    try:
+        return bool(client.exists(_ledger_key(message_id)))
+    except Exception as exc:  # the ledger is down: the database alone decides
+        log.warning("mail ledger unreadable (%s)", exc)
+        return False
+
+
+def ledger_note(message_id: str) -> None:
+    client = _ledger()
+    if client is None:
+        return
+    try:
+        client.set(_ledger_key(message_id), "1",
+                   ex=int(settings.GM_MAIL_LEDGER_DAYS * 86400))
+    except Exception as exc:
+        log.warning("mail ledger not written for %s (%s)", message_id, exc)
 
 
 def obsolete(row: Outbox, now) -> str:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import random
 import socket
+import subprocess
 import threading
 import time
 from datetime import timedelta
@@ -397,3 +398,31 @@ def test_orders_at_the_deadline_never_move_to_the_next_turn(workers, gm_user, pl
     record = TurnRecord.objects.get(game=game, number=1)
     assert seat.name not in record.defaulted
     assert Orders.from_json(record.orders[seat.name]).receipt == accepted[-1]["receipt"]
+
+
+# --- a database restored from a backup taken while mail was pending -----------------------
+def test_a_restored_backup_does_not_mail_again(smtp, gm_user, players, real_broker, settings,
+                                               tmp_path):
+    from .stack import BROKER_URL
+
+    settings.GM_MAIL_LEDGER_URL = BROKER_URL
+    sink = smtp()
+    game = _game(gm_user, players)
+    notices.catch_up(now=timezone.now() + timedelta(minutes=2))
+    pending = list(Outbox.objects.filter(status=Outbox.Status.PENDING,
+                                         turn__game=game).values_list("pk", flat=True))
+    assert len(pending) == 2
+    url = database_url().replace("postgres://", "postgresql://")
+    backup = tmp_path / "outbox.sql"
+    subprocess.run(["pg_dump", "--data-only", "-t", "gm_mail_outbox", "-f", str(backup), url],
+                   check=True, timeout=60)
+    assert outbox.deliver_pending() == 2 and sink.count() == 2
+    # Restore: the outbox as the backup had it, every row pending again.
+    with connection.cursor() as cur:
+        cur.execute("TRUNCATE gm_mail_outbox")
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f", str(backup), url],
+                   check=True, timeout=60, capture_output=True)
+    assert Outbox.objects.filter(pk__in=pending, status=Outbox.Status.PENDING).count() == 2
+    assert outbox.deliver_pending(now=timezone.now() + timedelta(minutes=5)) == 0
+    assert sink.count() == 2  # nobody got a second copy
+    assert Outbox.objects.filter(pk__in=pending, status=Outbox.Status.SENT).count() == 2
