@@ -47,19 +47,23 @@ class DuelOfAgesEngine(Engine):
     }
 
     def seat_names(self, count: int) -> list[str]:
-        return list(SEATS[:count])
+        """Neutral seat names: which seat is Team White is the setup's roll-off."""
+        return list(SEAT_NAMES[:count])
 
     def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
               ) -> tuple[State, list[Event]]:
-        return turn.setup(seats, self.validate_options(options), rng)
+        colours, events = roll_off(seats, rng)
+        state, more = turn.setup(seats, self.validate_options(options), rng)
+        state["seats"] = colours
+        return state, _to_seats(state, events + more)
 
     def decision(self, state: State) -> Decision | None:
         if state["over"]:
             return None
         active = state["active"]
-        prompts = {active: self._prompt(state, active, True)}
+        prompts = {seat_of(state, active): self._prompt(state, active, True)}
         if on_map(state, other(active)):
-            prompts[other(active)] = self._prompt(state, other(active), False)
+            prompts[seat_of(state, other(active))] = self._prompt(state, other(active), False)
         return Decision(f"round {state['round']}: Team {active} moves", prompts)
 
     def _prompt(self, state: State, seat: str, moving: bool) -> dict[str, Any]:
@@ -87,10 +91,13 @@ class DuelOfAgesEngine(Engine):
                 "example": f"IF ENEMY ENTERS LOS THEN FIRE {first}\nSTANDING OPFIRE {first}"}
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
-        return parse(state, seat, text)
+        got = parse(state, colour_of(state, seat), text)
+        return Orders(seat, got.items, got.text, got.default)
 
     def default_orders(self, state: State, seat: str) -> Orders:
-        return parse(state, seat, "\n".join(bots.default_lines(state, seat)), default=True)
+        colour = colour_of(state, seat)
+        got = parse(state, colour, "\n".join(bots.default_lines(state, colour)), default=True)
+        return Orders(seat, got.items, got.text, True)
 
     def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
                 ) -> tuple[State, list[Event]]:
@@ -100,14 +107,17 @@ class DuelOfAgesEngine(Engine):
         got: dict[str, Orders] = {}
         events: list[Event] = []
         for seat in owed:
-            got[seat] = orders.get(seat) or self.default_orders(s, seat)
-            if got[seat].default:
+            given = orders.get(seat) or self.default_orders(s, seat)
+            got[colour_of(s, seat)] = given
+            if given.default:
                 events.append(Event("defaulted", {"seat": seat}))
         events += turn.play_turn(s, got, rng)
-        return s, events
+        return s, _to_seats(s, events)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        return view_mod.view(state, seat)
+        out = view_mod.view(state, colour_of(state, seat))
+        out["seats"] = dict(state.get("seats", {c: c for c in SEATS}))
+        return out
 
     def report(self, events: list[Event], viewer: str | None) -> str:
         return report_mod.report(events, viewer)
@@ -119,14 +129,49 @@ class DuelOfAgesEngine(Engine):
         return board_svg.board(view)
 
     def result(self, state: State) -> dict[str, Any]:
-        winners = [state["winner"]] if state["winner"] else []
+        winners = [seat_of(state, state["winner"])] if state["winner"] else []
         return {"winners": winners, "summary": state["summary"]}
 
     def random_orders(self, state: State, seat: str, pick: Pick) -> str:
-        return "\n".join(bots.random_lines(state, seat, pick))
+        return "\n".join(bots.random_lines(state, colour_of(state, seat), pick))
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
-        return view_mod.perturb(state, seat, pick)
+        return view_mod.perturb(state, colour_of(state, seat), pick)
+
+
+SEAT_NAMES = ("North", "South")
+
+
+def roll_off(seats: list[str], rng: RngBase) -> tuple[dict[str, str], list[Event]]:
+    """Decide Team White: one roll of two dice per team, the higher is White; a tie is
+    rolled again. Returns colour -> seat."""
+    for attempt in range(1, 100):
+        rolls = {seat: sum(rng.dice(f"roll-off/{attempt}/{seat}", 2, 6)) for seat in seats}
+        if rolls[seats[0]] != rolls[seats[1]]:
+            break
+    white = max(seats, key=lambda s: rolls[s])
+    black = seats[1] if white == seats[0] else seats[0]
+    return {SEATS[0]: white, SEATS[1]: black}, [
+        Event("roll_off", {"rolls": rolls, "white": white, "black": black})]
+
+
+def seat_of(state: State, colour: str) -> str:
+    return state.get("seats", {}).get(colour, colour)
+
+
+def colour_of(state: State, seat: str | None) -> str | None:
+    """The team colour a seat plays (the GM "*" and the public None pass through)."""
+    for colour, name in state.get("seats", {}).items():
+        if name == seat:
+            return colour
+    return seat
+
+
+def _to_seats(state: State, events: list[Event]) -> list[Event]:
+    """The rules address their secrets to team colours; readers are seats."""
+    return [e if e.audience is None else
+            Event(e.kind, e.data, tuple(seat_of(state, c) for c in e.audience))
+            for e in events]
 
 
 ENGINE = DuelOfAgesEngine()

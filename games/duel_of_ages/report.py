@@ -22,6 +22,10 @@ def line(event: Event) -> str | None:
     kind = event.kind
     if kind == "turn":
         return f"\n### Round {d['round']}: Team {d['team']} moves\n"
+    if kind == "roll_off":
+        rolls = ", ".join(f"{s} {r}" for s, r in d["rolls"].items())
+        return (f"- Roll-off for Team White ({rolls}): {d['white']} is Team White, "
+                f"{d['black']} is Team Black.")
     if kind == "team":
         return f"- Team {d['team']} takes the field with: {', '.join(d['chars'])}."
     if kind == "dealt_card":
@@ -121,7 +125,7 @@ def line(event: Event) -> str | None:
             return f"- {d['char']} leaves his mount."
         return f"- {d['char']} rides the {_card(d['card'])}."
     if kind == "defaulted":
-        return f"- Team {d['seat']} sent no orders; standard orders were used."
+        return f"- {d['seat']} sent no orders; standard orders were used."
     if kind == "sudden_death":
         return (f"\n**Time: the teams are tied** ({d['detail']}); sudden death: the first "
                 f"team to break the tie wins at once.")

@@ -28,7 +28,8 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
     state: dict[str, Any] = {"active": active, "round": round_, "rounds": rounds,
                              "chars": {}, "deck": [], "discard": [], "ground": {},
                              "standing": {s: [] for s in SEATS}, "over": False,
-                             "winner": None, "summary": ""}
+                             "winner": None, "summary": "",
+                             "seats": {"White": "White", "Black": "Black"}}
     for key, spec in chars.items():
         team, where, cards = spec[0], spec[1], spec[2]
         health = spec[3] if len(spec) > 3 and spec[3] is not None else \

@@ -17,7 +17,7 @@ from tests.games.golden import assert_golden
 GOLDEN = Path(__file__).parent / "golden"
 SECRET = "d0a" * 20
 TURNS = 16
-VIEWERS = ("White", "Black", "public")
+VIEWERS = ("North", "South", "public")
 
 
 def skirmish_reports() -> dict[str, str]:
@@ -27,7 +27,7 @@ def skirmish_reports() -> dict[str, str]:
         items = list(seq)
         return items[bot_rng.below("pick", len(items))]
 
-    state, events = ENGINE.setup(["White", "Black"], {"team_size": 3},
+    state, events = ENGINE.setup(ENGINE.seat_names(2), {"team_size": 3},
                                  secret_rng(SECRET, None))
     out = {v: [f"# Setup\n\n{ENGINE.report(events, None if v == 'public' else v)}"]
            for v in VIEWERS}
@@ -37,7 +37,7 @@ def skirmish_reports() -> dict[str, str]:
             break
         orders = {}
         for seat in decision.seats:
-            if number % 5 == 0 and seat == "Black":
+            if number % 5 == 0 and seat == "South":
                 orders[seat] = ENGINE.default_orders(state, seat)
             else:
                 orders[seat] = ENGINE.parse_orders(state, seat,
@@ -58,4 +58,4 @@ def test_reports_match_the_golden_files(viewer):
 def test_public_report_names_no_secret_card():
     reports = skirmish_reports()
     assert "(secret)" not in reports["public"]
-    assert "(secret)" in reports["White"] and "(secret)" in reports["Black"]
+    assert "(secret)" in reports["North"] and "(secret)" in reports["South"]

@@ -75,7 +75,7 @@ def test_board_is_svg_of_the_view():
 
 @pytest.mark.parametrize("options, cards", [({}, 1), ({"starting_card": False}, 0)])
 def test_setup_deals_teams_and_maybe_a_card(options, cards):
-    state, events = ENGINE.setup(["White", "Black"], {"team_size": 3, **options},
+    state, events = ENGINE.setup(ENGINE.seat_names(2), {"team_size": 3, **options},
                                  Rng("s" * 64, "setup"))
     assert ENGINE.invariants(state) == []
     assert [len(c["cards"]) for c in state["chars"].values()] == [cards] * 6
@@ -83,7 +83,20 @@ def test_setup_deals_teams_and_maybe_a_card(options, cards):
     assert all(lab["positions"] == {"White": 2, "Black": 2}
                for lab in state["labyrinths"].values())
     decision = ENGINE.decision(state)
-    assert decision.seats == ["White"]          # nobody is on the map yet
+    assert decision.seats == [state["seats"]["White"]]   # nobody is on the map yet
+
+
+@pytest.mark.parametrize("seed", ["a", "b", "c", "d"])
+def test_the_roll_off_decides_team_white(seed):
+    state, events = ENGINE.setup(["North", "South"], {}, Rng(seed * 64, "setup"))
+    roll = [e.data for e in events if e.kind == "roll_off"][0]
+    white, black = roll["white"], roll["black"]
+    assert roll["rolls"][white] > roll["rolls"][black]
+    assert state["seats"] == {"White": white, "Black": black}
+    assert ENGINE.decision(state).seats == [white]
+    # a seat's secrets are addressed to the seat, not to its colour
+    dealt = [e for e in events if e.kind == "dealt_card"]
+    assert {e.audience for e in dealt} == {(white,), (black,)}
 
 
 def test_why_a_character_held_fire_is_told_to_his_team_only():
