@@ -11,7 +11,7 @@ from . import hexmap
 
 FILL = {"clear": "#f4f1e6", "woods": "#7fb069", "building": "#9c8f80", "swamp": "#6b8f71",
         "rough": "#c9b38a", "water": "#8ecae6", "deep water": "#3a6ea5", "fire": "#e4572e",
-        "obstacle": "#5c5552", "tower": "#b388eb", "dome": "#ffd166"}
+        "obstacle": "#5c5552", "tower": "#b388eb", "dome": "#ffd166", "wall": "#3b3b3b"}
 TEAM = {"White": "#ffffff", "Black": "#222222"}
 R = 26
 
@@ -34,15 +34,34 @@ def _hex(space: str, fill: str, title: str) -> str:
 def board(view: dict[str, Any]) -> str:
     parts = []
     domes, towers = hexmap.domes(), hexmap.towers()
+    # a built map is two dozen spaces wide: drawn at phone width (375 px) a space label
+    # would be unreadable, so it draws coordinates in the margins and bigger marks
+    compact = hexmap.size()[0] > 12
+    big = 2 if compact else 1
     for space, kind in hexmap.terrain().items():
         label = f"{space} {kind}" + (f" {domes[space]}" if space in domes else "") + (
             f" ({towers[space]})" if space in towers else "")
         parts.append(_hex(space, FILL[kind], label))
         cx, cy = _centre(space)
-        parts.append(svg.text(cx, cy - 12, space, size=8, anchor="middle", fill="#555"))
+        if not compact:
+            parts.append(svg.text(cx, cy - 12, space, size=8, anchor="middle", fill="#555"))
         if space in domes:
-            parts.append(svg.text(cx, cy + 18, str(domes[space]), size=9, anchor="middle"))
+            parts.append(svg.text(cx, cy + (6 if compact else 18), str(domes[space]),
+                                  size=9 * big, anchor="middle"))
+        if space in towers and compact:
+            parts.append(svg.text(cx, cy + 6, towers[space][0].upper(), size=18,
+                                  anchor="middle"))
+    if compact:
+        width, height = hexmap.size()
+        for col in range(width):
+            parts.append(svg.text(40 + col * R * 3 // 2, 12, chr(65 + col), size=14,
+                                  anchor="middle", fill="#555"))
+        for row in range(height):
+            parts.append(svg.text(4, 40 + int(row * R * math.sqrt(3)) + 5, str(row + 1),
+                                  size=12, fill="#555"))
     for age, spaces in hexmap.labyrinths().items():
+        if age not in view["labyrinths"] or not view["labyrinths"][age]["positions"]:
+            continue
         for i, space in enumerate(spaces):
             cx, cy = _centre(space)
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="{R - 5}" fill="none" '
@@ -80,18 +99,27 @@ def board(view: dict[str, Any]) -> str:
             c = view["chars"][key]
             y = cy - 4 + i * 11 - (len(keys) - 1) * 5
             under = " in the tunnel" if c.get("down") else ""
+            title = (f"{c['title']} ({c['team']}){under} "
+                     f"{c['health']}/{c['max_health']}")
+            colour = "#000" if c["team"] == "White" else "#fff"
+            mark = "v" if under else ""
+            if compact:
+                y = cy - 4 + i * 24 - (len(keys) - 1) * 12
+                parts.append(svg.rect(cx - 24, y - 11, 48, 22, fill=TEAM[c["team"]],
+                                      stroke="#6d4c41" if under else "#000", rx=5,
+                                      title=title))
+                parts.append(svg.text(cx, y + 6, f"{mark}{key[:3]}{c['health']}", size=16,
+                                      anchor="middle", fill=colour))
+                continue
             parts.append(svg.rect(cx - 20, y - 8, 40, 11, fill=TEAM[c["team"]],
                                   stroke="#6d4c41" if under else "#000",
-                                  rx=3, title=f"{c['title']} ({c['team']}){under} "
-                                  f"{c['health']}/{c['max_health']}"))
-            mark = "v" if under else ""
+                                  rx=3, title=title))
             parts.append(svg.text(cx, y + 1, f"{mark}{key[:5]} {c['health']}", size=8,
-                                  anchor="middle",
-                                  fill="#000" if c["team"] == "White" else "#fff"))
+                                  anchor="middle", fill=colour))
     width, height = hexmap.size()
     w = 80 + width * R * 3 // 2
     h = 80 + int((height + 0.5) * R * math.sqrt(3))
     status = (f"Round {view['round']} of {view['rounds']}, Team {view['active']} to move"
               if not view["over"] else f"Over: {view['summary']}")
-    parts.append(svg.text(10, h - 10, status, size=12))
+    parts.append(svg.text(10, h - 10, status, size=12 * big))
     return svg.document(w, h, parts, "Duel of Ages skirmish map")

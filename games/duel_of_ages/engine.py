@@ -15,11 +15,11 @@ from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders
 
 from . import board as board_svg
-from . import bots
+from . import bots, hexmap
 from . import report as report_mod
 from . import view as view_mod
 from .orders import parse
-from .rules import turn
+from .rules import build, turn
 from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
 from .state import SEATS, chars, invariants, on_map, other, position
@@ -40,6 +40,9 @@ class DuelOfAgesEngine(Engine):
                              "on turn finishes, the other has one more turn); or the "
                              "battle variant (until surrender or elimination)"),
         "rounds": Option(10, min=6, max=20, help="rounds before the points are counted"),
+        "map": Option("skirmish", choices=("skirmish", "standard", "build"),
+                      help="the designed skirmish field, the ready-made standard map of "
+                           "four platters and ten keys, or building the map by orders"),
         "hours": Option(3, min=2, max=5, help="the clock's limit in hours (limit=clock)"),
         "starting_card": Option(True, choices=(True, False),
                                 help="skirmish start: each character begins with one "
@@ -60,10 +63,23 @@ class DuelOfAgesEngine(Engine):
     def decision(self, state: State) -> Decision | None:
         if state["over"]:
             return None
+        if state.get("phase") == "build":
+            team = build.builder(state)
+            with hexmap.using(state["map"]):
+                example = build.suggest(state["build"]["placement"], state["build"]["step"],
+                                        None)
+            return Decision(f"map build, step {state['build']['step'] + 1}: Team {team}",
+                            {seat_of(state, team): {
+                                "title": f"Team {team}: place {build.what(state)}",
+                                "help": "PLATTER <name> AT <site>, KEY <name> AT <site>, "
+                                        "LABYRINTH <age> AT <site>; sites run A1 to F6.",
+                                "choices": example, "example": "\n".join(example)}})
         active = state["active"]
-        prompts = {seat_of(state, active): self._prompt(state, active, True)}
-        if on_map(state, other(active)):
-            prompts[seat_of(state, other(active))] = self._prompt(state, other(active), False)
+        with hexmap.using(state.get("map")):
+            prompts = {seat_of(state, active): self._prompt(state, active, True)}
+            if on_map(state, other(active)):
+                prompts[seat_of(state, other(active))] = self._prompt(state, other(active),
+                                                                      False)
         return Decision(f"round {state['round']}: Team {active} moves", prompts)
 
     def _prompt(self, state: State, seat: str, moving: bool) -> dict[str, Any]:
@@ -91,12 +107,21 @@ class DuelOfAgesEngine(Engine):
                 "example": f"IF ENEMY ENTERS LOS THEN FIRE {first}\nSTANDING OPFIRE {first}"}
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
-        got = parse(state, colour_of(state, seat), text)
+        if state.get("phase") == "build":
+            with hexmap.using(state["map"]):
+                return build.parse(state, seat, text)
+        with hexmap.using(state.get("map")):
+            got = parse(state, colour_of(state, seat), text)
         return Orders(seat, got.items, got.text, got.default)
 
     def default_orders(self, state: State, seat: str) -> Orders:
         colour = colour_of(state, seat)
-        got = parse(state, colour, "\n".join(bots.default_lines(state, colour)), default=True)
+        if state.get("phase") == "build":
+            lines = build.suggest(state["build"]["placement"], state["build"]["step"], None)
+            return build.parse(state, seat, "\n".join(lines), default=True)
+        with hexmap.using(state.get("map")):
+            got = parse(state, colour, "\n".join(bots.default_lines(state, colour)),
+                        default=True)
         return Orders(seat, got.items, got.text, True)
 
     def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
@@ -111,11 +136,16 @@ class DuelOfAgesEngine(Engine):
             got[colour_of(s, seat)] = given
             if given.default:
                 events.append(Event("defaulted", {"seat": seat}))
-        events += turn.play_turn(s, got, rng)
+        if s.get("phase") == "build":
+            build.apply(s, next(iter(got.values())), events)
+        else:
+            with hexmap.using(s.get("map")):
+                events += turn.play_turn(s, got, rng)
         return s, _to_seats(s, events)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        out = view_mod.view(state, colour_of(state, seat))
+        with hexmap.using(state.get("map")):
+            out = view_mod.view(state, colour_of(state, seat))
         out["seats"] = dict(state.get("seats", {c: c for c in SEATS}))
         return out
 
@@ -123,20 +153,29 @@ class DuelOfAgesEngine(Engine):
         return report_mod.report(events, viewer)
 
     def invariants(self, state: State) -> list[str]:
-        return invariants(state)
+        with hexmap.using(state.get("map")):
+            return invariants(state)
 
     def board(self, view: dict[str, Any]) -> str | None:
-        return board_svg.board(view)
+        if not view.get("map", {"rows": [1]})["rows"]:
+            return None  # nothing placed yet
+        with hexmap.using(view.get("map")):
+            return board_svg.board(view)
 
     def result(self, state: State) -> dict[str, Any]:
         winners = [seat_of(state, state["winner"])] if state["winner"] else []
         return {"winners": winners, "summary": state["summary"]}
 
     def random_orders(self, state: State, seat: str, pick: Pick) -> str:
-        return "\n".join(bots.random_lines(state, colour_of(state, seat), pick))
+        if state.get("phase") == "build":
+            return "\n".join(build.suggest(state["build"]["placement"],
+                                           state["build"]["step"], pick))
+        with hexmap.using(state.get("map")):
+            return "\n".join(bots.random_lines(state, colour_of(state, seat), pick))
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
-        return view_mod.perturb(state, colour_of(state, seat), pick)
+        with hexmap.using(state.get("map")):
+            return view_mod.perturb(state, colour_of(state, seat), pick)
 
 
 SEAT_NAMES = ("North", "South")

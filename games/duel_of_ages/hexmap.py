@@ -7,32 +7,81 @@ space higher than even ones. Geometry goes through cube coordinates.
 from __future__ import annotations
 
 import heapq
-from functools import cache
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
-from .catalog import map_data
+from . import catalog
+
+F = TypeVar("F", bound=Callable[..., Any])
+_CURRENT: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar("doa_map", default=None)
+
+
+def map_data() -> dict[str, Any]:
+    """The map of the game being handled: set by `using`, else the skirmish field."""
+    current = _CURRENT.get()
+    return current[1] if current else catalog.map_data()
+
+
+def map_key() -> str:
+    current = _CURRENT.get()
+    return current[0] if current else "skirmish"
+
+
+@contextmanager
+def using(data: dict[str, Any] | None) -> Iterator[None]:
+    """Answer every question below about this map (None: the skirmish field) while the
+    block runs; games are pure, so the engine wraps each entry point in it."""
+    token = _CURRENT.set((data["key"], data) if data else None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def map_cache(fn: F) -> F:
+    """Cache per map: the same question about another map is another entry."""
+    inner = lru_cache(maxsize=1 << 16)(lambda key, *args: fn(*args))
+
+    @wraps(fn)
+    def wrapper(*args: Any) -> Any:
+        return inner(map_key(), *args)
+    return wrapper  # type: ignore[return-value]
 
 CODES = {".": "clear", "W": "woods", "B": "building", "S": "swamp", "R": "rough",
-         "~": "water", "D": "deep water", "F": "fire", "X": "obstacle", "T": "tower"}
+         "~": "water", "D": "deep water", "F": "fire", "X": "obstacle", "T": "tower",
+         "#": "wall", "E": "clear"}
+VOID = "_"
 MOVE_COST = {"clear": 1, "tower": 1, "woods": 2, "water": 2, "rough": 2, "swamp": 3,
              "building": 3}
 """Terrain missing here (dome, deep water, fire, obstacle) cannot be entered by moving."""
-BLOCKS_PAST = {"building", "obstacle", "dome", "tower"}
+BLOCKS_PAST = {"building", "obstacle", "dome", "tower", "wall"}
 """Terrain nobody sees past; of these only a building can be seen into and out of."""
 SEALED = {"dome", "tower"}
 HINDERS = {"woods", "swamp", "fire"}
 
 
-@cache
+@map_cache
 def terrain() -> dict[str, str]:
     rows = map_data()["rows"]
     out: dict[str, str] = {}
     for r, row in enumerate(rows):
         for c, code in enumerate(row.split()):
-            out[f"{chr(65 + c)}{r + 1}"] = "dome" if code.isdigit() else CODES[code]
+            if code != VOID:
+                out[f"{chr(65 + c)}{r + 1}"] = "dome" if code.isdigit() else CODES[code]
     return out
 
 
-@cache
+@map_cache
+def voids() -> frozenset[str]:
+    """Holes in a built map (no piece there): the map's edge, so a cavern wall."""
+    return frozenset(f"{chr(65 + c)}{r + 1}" for r, row in enumerate(map_data()["rows"])
+                     for c, code in enumerate(row.split()) if code == VOID)
+
+
+@map_cache
 def domes() -> dict[str, int]:
     """Dome space -> its number."""
     out: dict[str, int] = {}
@@ -41,6 +90,11 @@ def domes() -> dict[str, int]:
             if code.isdigit():
                 out[f"{chr(65 + c)}{r + 1}"] = int(code)
     return out
+
+
+@map_cache
+def red_eyes() -> frozenset[str]:
+    return frozenset(spaces[-1] for spaces in labyrinths().values())
 
 
 def towers() -> dict[str, str]:
@@ -70,13 +124,18 @@ def from_cube(x: int, z: int) -> str | None:
     return name if name in terrain() else None
 
 
+def _grid_name(x: int, z: int) -> str:
+    row = z + (x + (x & 1)) // 2
+    return f"{chr(65 + x)}{row + 1}" if 0 <= x < 26 else ""
+
+
 def distance(a: str, b: str) -> int:
     ax, ay, az = cube(a)
     bx, by, bz = cube(b)
     return max(abs(ax - bx), abs(ay - by), abs(az - bz))
 
 
-@cache
+@map_cache
 def neighbours(space: str) -> tuple[str, ...]:
     x, _, z = cube(space)
     out = []
@@ -87,7 +146,7 @@ def neighbours(space: str) -> tuple[str, ...]:
     return tuple(sorted(out, key=col_row))
 
 
-@cache
+@map_cache
 def walls() -> frozenset[frozenset[str]]:
     """Cavern walls as pairs of spaces whose shared edge is walled."""
     cavern = map_data().get("cavern", {})
@@ -130,13 +189,16 @@ def _line(a: str, b: str, nudge: float) -> list[str]:
         x = ax + (bx - ax) * t + nudge
         y = ay + (by - ay) * t + nudge * 2
         z = az + (bz - az) * t - nudge * 3
-        name = from_cube(*_round(x, y, z))
+        rx, rz = _round(x, y, z)
+        name = from_cube(rx, rz)
+        if name is None and _grid_name(rx, rz) in voids():
+            name = "#void"
         if name and name not in out:
             out.append(name)
     return out
 
 
-@cache
+@map_cache
 def touched(a: str, b: str) -> tuple[str, ...]:
     """Every space the line from a to b touches, endpoints included.
 
@@ -151,7 +213,7 @@ def touched(a: str, b: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-@cache
+@map_cache
 def sees(a: str, b: str) -> bool:
     """Line of sight between two spaces: symmetric by construction."""
     if a == b:
@@ -159,8 +221,8 @@ def sees(a: str, b: str) -> bool:
     if terrain()[a] in SEALED or terrain()[b] in SEALED:
         return False
     seen = touched(a, b)
-    if any(wall <= set(seen) for wall in walls()):
-        return False  # the line crosses or runs along a cavern wall
+    if "#void" in seen or any(wall <= set(seen) for wall in walls()):
+        return False  # the line crosses a hole in the map or a cavern wall
     return not any(terrain()[s] in BLOCKS_PAST for s in seen if s not in (a, b))
 
 
@@ -171,7 +233,7 @@ def hindrance(a: str, b: str, grenade: bool = False, marksman: bool = False) -> 
     woods, swamp and fire on the line (the target's building or rough still count)."""
     t = terrain()
     hinders = set() if marksman else HINDERS | ({"building", "dome"} if grenade else set())
-    penalty = sum(1 for s in touched(a, b) if s != a and t[s] in hinders
+    penalty = sum(1 for s in touched(a, b) if s not in (a, "#void") and t[s] in hinders
                   and not (s == b and t[s] == "building"))
     if t[b] == "building":
         penalty += 1 if grenade else 2
@@ -208,22 +270,22 @@ def cheapest_path(start: str, goal: str, costs: dict[str, int] | None = None
 
 
 # -- tunnels ----------------------------------------------------------------------------
-@cache
+@map_cache
 def tunnel_segments() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(seg) for seg in map_data()["tunnels"]["segments"])
 
 
-@cache
+@map_cache
 def tunnel_spaces() -> frozenset[str]:
     return frozenset(s for seg in tunnel_segments() for s in seg)
 
 
-@cache
+@map_cache
 def entrances() -> frozenset[str]:
     return frozenset(map_data()["tunnels"]["entrances"])
 
 
-@cache
+@map_cache
 def tunnel_neighbours(space: str) -> tuple[str, ...]:
     out: set[str] = set()
     for seg in tunnel_segments():
@@ -275,7 +337,7 @@ def lobs(a: str, a_down: bool, b: str, b_down: bool) -> bool:
     t = terrain()
     if t[a] in SEALED or t[b] in SEALED:  # domes and towers: nothing in or out
         return False
-    if any(wall <= set(touched(a, b)) for wall in walls()):
+    if "#void" in touched(a, b) or any(wall <= set(touched(a, b)) for wall in walls()):
         return False
     return not any(t[s] in BLOCKS_PAST - {"building", "dome"}
                    for s in touched(a, b) if s not in (a, b))

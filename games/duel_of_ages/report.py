@@ -26,8 +26,15 @@ def line(event: Event) -> str | None:
         rolls = ", ".join(f"{s} {r}" for s, r in d["rolls"].items())
         return (f"- Roll-off for Team White ({rolls}): {d['white']} is Team White, "
                 f"{d['black']} is Team Black.")
+    if kind == "placed_piece":
+        what = {"platters": "platter", "dome_keys": "dome key", "labyrinths": "labyrinth"}
+        return f"- Team {d['team']} places the {what[d['kind']]} {d['name']} at site {d['site']}."
+    if kind == "map_built":
+        return "- The map is built: the labyrinths are in place, play begins."
+    if kind == "revealed":
+        return f"- Team {d['team']} reveals its characters: {', '.join(d['chars'])}."
     if kind == "team":
-        return f"- Team {d['team']} takes the field with: {', '.join(d['chars'])}."
+        return f"- (secret) Team {d['team']} is dealt: {', '.join(d['chars'])}."
     if kind == "dealt_card":
         return f"- (secret) {d['char']} carries the {_card(d['card'])}."
     if kind == "reveal":

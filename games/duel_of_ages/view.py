@@ -8,6 +8,7 @@ from games.core.canonical import clone
 
 from . import catalog
 from .orders import GRAMMAR
+from .rules import build
 from .state import SEATS, State
 
 
@@ -15,8 +16,11 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     """Everyone sees the map, positions, health and shown cards; a team also sees its own
     unrevealed cards and standing orders; the GM ("*") also sees the deck order."""
     chars = {}
+    building = state.get("phase") == "build"
     for key, c in state["chars"].items():
         own = seat == "*" or seat == c["team"]
+        if building and not own:
+            continue  # dealt face down: shown when the map is built
         data = catalog.character(key)
         entry: dict[str, Any] = {"team": c["team"], "title": data["title"],
                                  "age": data["age"], "honor": data["honor"],
@@ -57,6 +61,12 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                                                  for i in state["standing"][s]]
     if seat == "*":
         out["deck"] = list(state["deck"])
+    if state.get("map"):
+        out["map"] = state["map"]
+    if building:
+        out["build"] = build.describe(state)
+        out["hidden_chars"] = {s: sum(1 for c in state["chars"].values() if c["team"] == s)
+                               for s in SEATS}
     return out
 
 
@@ -75,9 +85,20 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
         choices.append("card")
     if seat in SEATS:
         choices.append("standing")
+    undealt = [k for k in sorted(catalog.characters()) if k not in s["chars"]]
+    hidden_chars = [k for k, c in s["chars"].items() if c["team"] != seat]
+    if s.get("phase") == "build" and seat != "*" and undealt and hidden_chars:
+        choices.append("roster")
     if not choices:
         return None
     what = pick(choices)
+    if what == "roster":
+        # characters dealt face down: another one could have been dealt instead
+        old, new = pick(hidden_chars), pick(undealt)
+        entry = s["chars"][old]
+        entry["health"] = catalog.character(new)["health"]
+        s["chars"] = {(new if k == old else k): v for k, v in s["chars"].items()}
+        return s
     if what == "guardians":
         lab = s["labyrinths"][pick(sorted(s["labyrinths"]))]
         first = 1 if lab["face_up"] else 0

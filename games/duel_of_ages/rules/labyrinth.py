@@ -18,13 +18,20 @@ from .victory import check_sudden_death
 
 
 def setup(state: State, rng: RngBase) -> None:
-    """Each labyrinth's guardians shuffled face down; both teams on the red eye."""
+    """Each labyrinth's guardians shuffled face down; both teams on the red eye (once
+    the labyrinth is on the map: see place_markers)."""
     state["labyrinths"] = {}
-    for age, spaces in hexmap.labyrinths().items():
+    for age in catalog.AGES:
         deck = sorted(k for k, g in catalog.guardians().items() if g["age"] == age)
-        state["labyrinths"][age] = {
-            "deck": rng.shuffle(f"guardians/{age}", deck), "face_up": False,
-            "positions": {seat: len(spaces) - 1 for seat in SEATS}}
+        state["labyrinths"][age] = {"deck": rng.shuffle(f"guardians/{age}", deck),
+                                    "face_up": False, "positions": {}}
+    place_markers(state)
+
+
+def place_markers(state: State) -> None:
+    """A Team White and a Team Black marker on each labyrinth's red eye."""
+    for age, spaces in hexmap.labyrinths().items():
+        state["labyrinths"][age]["positions"] = {seat: len(spaces) - 1 for seat in SEATS}
 
 
 def guardian_space(state: State, age: str, team: str) -> str:

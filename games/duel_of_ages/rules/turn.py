@@ -8,9 +8,9 @@ from games.core.orders import merge_standing
 from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
-from .. import catalog
+from .. import catalog, hexmap, pieces
 from ..state import SEATS, State, alive, on_map, other, with_me
-from . import abilities, labyrinth, victory
+from . import abilities, build, labyrinth, victory
 from .combat import Events, lose_card, reveal
 from .domes import adventure, reinforce
 from .equipment import set_turn_orders
@@ -41,9 +41,18 @@ def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[Stat
                 card = deck.pop(0)
                 state["chars"][key]["cards"].append({"card": card, "revealed": False})
                 events.append(Event("dealt_card", {"char": key, "card": card}, (seat,)))
-        events.append(Event("team", {"team": seat, "chars": team}))
+        # dealt face down: a team sees its own; all are shown when the map is built
+        events.append(Event("team", {"team": seat, "chars": team}, (seat,)))
     state["deck"] = deck
-    labyrinth.setup(state, rng)
+    kind = options.get("map", "skirmish")
+    if kind == "build":
+        build.start(state)
+    elif kind == "standard":
+        state["map"] = pieces.standard()
+    with hexmap.using(state.get("map")):
+        labyrinth.setup(state, rng)
+    if kind != "build":
+        build.reveal(state, events)
     return state, events
 
 
