@@ -31,7 +31,7 @@ class DuelOfAgesEngine(Engine):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = True
-    conformance_examples: ClassVar[int] = 200
+    conformance_examples: ClassVar[int] = 100  # games now span three maps and three limits
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),
         "limit": Option("rounds", choices=("rounds", "clock", "battle"),

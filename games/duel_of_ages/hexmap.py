@@ -246,9 +246,24 @@ def cheapest_path(start: str, goal: str, costs: dict[str, int] | None = None
                   ) -> list[str] | None:
     """The cheapest path by move cost (spaces after start), ties broken by space order.
     `costs` overrides what some terrain costs this mover (special movement)."""
-    costs = costs or {}
     if start == goal:
         return []
+    return _cheapest(start, goal, tuple(sorted((costs or {}).items())))
+
+
+@map_cache
+def _steps() -> dict[str, tuple[tuple[str, str, tuple[int, int]], ...]]:
+    """For each space, the enterable neighbours it can step to: (space, terrain, order)."""
+    t = terrain()
+    return {s: tuple((n, t[n], col_row(n)) for n in passable(s) if t[n] in MOVE_COST)
+            for s in t}
+
+
+@map_cache
+def _cheapest(start: str, goal: str, overrides: tuple[tuple[str, int], ...]
+              ) -> list[str] | None:
+    costs = {**MOVE_COST, **dict(overrides)}
+    steps = _steps()
     best = {start: 0}
     queue: list[tuple[int, tuple[int, int], str, tuple[str, ...]]] = [
         (0, col_row(start), start, ())]
@@ -258,14 +273,14 @@ def cheapest_path(start: str, goal: str, costs: dict[str, int] | None = None
             return list(path)
         if spent > best.get(here, 1 << 30):
             continue
-        for n in passable(here):
+        for n, kind, order in steps.get(here, ()):
             # a tower ends movement, so it can only be the goal of a route
-            if not enterable(n) or (terrain()[n] == "tower" and n != goal):
+            if kind == "tower" and n != goal:
                 continue
-            total = spent + costs.get(terrain()[n], cost(n))
+            total = spent + costs[kind]
             if total < best.get(n, 1 << 30):
                 best[n] = total
-                heapq.heappush(queue, (total, col_row(n), n, (*path, n)))
+                heapq.heappush(queue, (total, order, n, (*path, n)))
     return None
 
 

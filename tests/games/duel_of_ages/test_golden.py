@@ -20,18 +20,18 @@ TURNS = 16
 VIEWERS = ("North", "South", "public")
 
 
-def skirmish_reports() -> dict[str, str]:
+def skirmish_reports(options: dict | None = None, turns: int = TURNS) -> dict[str, str]:
     bot_rng = Rng("golden-bots", "bots")
 
     def pick(seq):
         items = list(seq)
         return items[bot_rng.below("pick", len(items))]
 
-    state, events = ENGINE.setup(ENGINE.seat_names(2), {"team_size": 3},
+    state, events = ENGINE.setup(ENGINE.seat_names(2), options or {"team_size": 3},
                                  secret_rng(SECRET, None))
     out = {v: [f"# Setup\n\n{ENGINE.report(events, None if v == 'public' else v)}"]
            for v in VIEWERS}
-    for number in range(1, TURNS + 1):
+    for number in range(1, turns + 1):
         decision = ENGINE.decision(state)
         if decision is None:
             break
@@ -59,3 +59,10 @@ def test_public_report_names_no_secret_card():
     reports = skirmish_reports()
     assert "(secret)" not in reports["public"]
     assert "(secret)" in reports["North"] and "(secret)" in reports["South"]
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_build_reports_match_the_golden_files(viewer):
+    """The map build by orders, then the first turns on the built map."""
+    text = skirmish_reports({"team_size": 4, "map": "build"}, 14)[viewer]
+    assert_golden(GOLDEN / f"build_{viewer}.md", text)
