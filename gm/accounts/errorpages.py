@@ -13,6 +13,8 @@ import json
 import logging
 import sys
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import escape
@@ -67,5 +69,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    detail = str(exception) if exception is not None and str(exception) else ""
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        detail = (f"The request is larger than {limit // 1024} KiB, the most this site "
+                  "takes; nothing was stored. Send less (orders have their own, smaller "
+                  "limit).")
+    elif isinstance(exception, TooManyFieldsSent):
+        detail = "The form has too many fields; nothing was stored."
+    else:
+        detail = str(exception) if exception is not None and str(exception) else ""
     return error_response(request, 400, "Bad request", detail or "The request was malformed.")

@@ -154,3 +154,13 @@ def test_a_server_error_page_shows_nothing_of_the_game(game, players, monkeypatc
         assert response.status_code == 500
         assert game.secret not in response.content.decode()
         assert "went wrong on our side" in response.content.decode()
+
+
+def test_an_oversized_form_post_is_a_400_that_says_so(game, players, settings):
+    web = Client(raise_request_exception=False)
+    web.force_login(players[0])
+    response = web.post(f"/games/{game.pk}/orders/", {"text": "ADD 1 " + "#" * 2_000_000})
+    assert response.status_code == 400
+    assert f"larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KiB" in \
+        response.content.decode()
+    assert len(response.content) < 5000 and not game.turns.get(number=1).submissions.exists()
