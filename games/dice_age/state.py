@@ -27,7 +27,7 @@ State = dict[str, Any]
 PLACES = ("pool", "garden", "field", "wasteland", "limbo")
 PENDING_KINDS = ("draft", "roll", "read", "icon", "target", "triangle", "chaos", "react",
                  "defend", "legion")
-LEVELS = (1, 2, 3, 4, 5, 6)
+LEVELS = (1, 2, 3, 4, 5, 6, 7)
 BUILT = (1, 2, 3, 4, 5, 6, 7)
 """Levels the code knows; LEVELS are those the option offers (fully tested)."""
 NO_NUMBER = 99
