@@ -200,6 +200,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
             return _Verdict(Outcome.FINISHED, "game over", seat,
                             context={"result": game.result or {}})
         if no_text is not None:
+            if no_text.detail == mime.FORWARDED_ONLY:  # "Forward as attachment"
+                return _Verdict(Outcome.EMPTY, "no orders found: forwarded mail is not read "
+                                "as orders", seat, context={"forwarded": True})
             no_text.seat = seat
             return no_text
         turn_number = referred_turn(mail, seat)

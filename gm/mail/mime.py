@@ -176,7 +176,12 @@ def body_text(mail: Mail) -> tuple[str, str]:
             return text, "plain"
     if html is not None:
         return html_to_text(_decode(html)), "html"
+    if any(p.get_content_maintype() == "message" for p in mail.message.walk()):
+        raise NoText(FORWARDED_ONLY)
     raise NoText("no text part")
+
+
+FORWARDED_ONLY = "only a forwarded message (attached)"
 
 
 def _text_parts(part: EmailMessage):

@@ -142,7 +142,7 @@ def test_text_with_attachment_reads_the_text_not_the_file(tally_game, feed):
     assert InboundMessage.objects.get(pk=result.inbound_id).subject == "Züge für Runde 1"
 
 
-def test_forwarded_message_only_is_not_read_as_orders(tally_game, feed):
+def test_forwarded_message_only_is_not_read_as_orders(tally_game, feed, mailoutbox):
     from email.mime.message import MIMEMessage
     from email.mime.multipart import MIMEMultipart
     from email.mime.text import MIMEText
@@ -152,8 +152,10 @@ def test_forwarded_message_only_is_not_read_as_orders(tally_game, feed):
     msg = MIMEMultipart("mixed")
     msg.attach(MIMEMessage(inner))
     msg["From"], msg["To"], msg["Subject"] = p1.user.email, p1.reply_address, "Fwd: x"
-    assert feed(msg.as_bytes()).outcome == Outcome.NO_TEXT
+    assert feed(msg.as_bytes()).outcome == Outcome.EMPTY
     assert _latest(tally_game, "P1") is None
+    assert mailoutbox[-1].body.startswith(
+        "No orders found: forwarded mail is not read as orders.")
 
 
 def test_format_flowed_long_line_is_one_order(tally_game, feed):
