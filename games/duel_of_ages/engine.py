@@ -1,4 +1,4 @@
-"""Duel of Ages: Worldspanner, a skirmish core: two teams, phased turns, opportunity fire.
+"""Duel of Ages: Worldspanner: two teams, phased turns, opportunity fire, labyrinths.
 
 One service turn is one team's turn. The moving team orders fire, movement, melee and
 reinforcements; the waiting team, at the same time, orders its opportunity fire (plain,
@@ -27,7 +27,7 @@ from .state import SEATS, chars, invariants, on_map, other, position
 
 class DuelOfAgesEngine(Engine):
     name: ClassVar[str] = "duel_of_ages"
-    title: ClassVar[str] = "Duel of Ages: Worldspanner (skirmish)"
+    title: ClassVar[str] = "Duel of Ages: Worldspanner"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = True

@@ -341,7 +341,7 @@ def parse(state: State, seat: str, text: str, *, default: bool = False) -> Order
                                      f"{order['op']}", "write it as STANDING to keep it "
                                      "for your own turn"))
             continue
-        if "if" in item and any(o and o["op"] in ACTIVE_ONLY | {"surrender"}
+        if "if" in item and any(o and o["op"] in ACTIVE_ONLY | {"surrender", "discard"}
                                 for o in (item["then"], item.get("else"))):
             errors.append(OrderError(line.number, "only FIRE, MELEE and HOLD can be "
                                      "conditional", "e.g. IF ENEMY ENTERS LOS THEN FIRE "
