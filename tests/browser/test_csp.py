@@ -1,7 +1,8 @@
 """The Content-Security-Policy in a real browser: pages work and nothing is blocked.
 
 Chromium reports every blocked script, handler or style on the console; the game page
-(quick picks run from site.js) and the API docs must produce none.
+(quick picks run from site.js), the GM's amend form (an inline handler allowed by its
+hash) and the API docs must produce none.
 """
 
 from __future__ import annotations
@@ -53,6 +54,13 @@ def test_pages_work_under_the_policy(live_server, page, gm_user, players, tally_
     assert "script-src" in response.headers["content-security-policy"]
     page.click("#quick-picks button:has-text('ADD 2')")  # site.js, a script file
     assert page.input_value("#id_text") == "ADD 2"
+    # The GM's amend form: its one inline handler (allowed by hash) reloads the form.
+    page.context.clear_cookies()
+    _login(page, base, gm_user.username)
+    page.goto(f"{base}/games/{game.pk}/gm/amend/")
+    with page.expect_navigation():
+        page.dispatch_event("select[name=turn]", "change")
+    assert "turn=1" in page.url
     page.goto(f"{base}/api/docs/")
     page.wait_for_selector(".swagger-ui .info")  # the docs' start-up script ran
     assert page.violations == []
