@@ -69,16 +69,20 @@ def check_reports(engine: Engine, events: list[Event], seats: list[str]) -> None
             f"report for {viewer!r} depends on events that reader may not see"
 
 
-def play_random_game(engine: Engine, seed: int, *, check: bool = True) -> Playout:
+def play_random_game(engine: Engine, seed: int, *, check: bool = True,
+                     count: int | None = None, options: dict[str, Any] | None = None
+                     ) -> Playout:
+    """One random game; `count` and `options` pin the seats and options (else drawn)."""
     rnd = random.Random(seed)
 
     def pick(seq: Any) -> Any:
         items = list(seq)
         return items[rnd.randrange(len(items))]
 
-    count = rnd.randint(engine.min_seats, engine.max_seats)
-    seats = engine.seat_names(count)
-    options = random_options(engine, rnd)
+    drawn_count = rnd.randint(engine.min_seats, engine.max_seats)
+    seats = engine.seat_names(count or drawn_count)
+    drawn_options = random_options(engine, rnd)
+    options = engine.validate_options({**drawn_options, **options}) if options else drawn_options
     secret = f"{seed:016x}" * 4
     play = Playout(engine, seats, options, secret)
     setup = run_setup(engine, seats, options, secret_rng(secret, None))

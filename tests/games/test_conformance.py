@@ -48,6 +48,20 @@ def test_random_full_games(name):
     run()
 
 
+DICE_AGE = [(level, count) for level in range(1, 8) for count in (2, 3, 4)]
+
+
+@pytest.mark.parametrize("level,count", DICE_AGE, ids=[f"L{lv}-{n}p" for lv, n in DICE_AGE])
+def test_dice_age_every_level_and_seat_count(level, count):
+    """The random games above draw levels; this pins every Dice Age level with 2-4 seats."""
+    engine = registry.get("dice_age")
+    for seed in range(2):
+        play = play_random_game(engine, seed, count=count, options={"level": level})
+        assert play.record["options"]["level"] == level and len(play.seats) == count
+        final, verdict = replay(engine, play.record)
+        assert verdict.ok and verdict.secret_checked
+
+
 @pytest.mark.parametrize("name", ENGINES)
 def test_determinism(name):
     engine = registry.get(name)

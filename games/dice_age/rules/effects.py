@@ -44,6 +44,9 @@ def _effect(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
         for _ in range(times):
             cross_steps(state, seat)
     elif icon == "chaos":
+        if state["chaos"] is not None:  # a chaos within a chaos (e.g. by a triangle)
+            events.append(Event("fizzle", {"seat": seat}))
+            return
         push(state, {"do": "chaos-start", "seat": seat, "die": die, "times": times})
     elif icon == "triangle":
         push(state, {"do": "tri-start", "seat": seat, "die": die, "adds": times})
