@@ -35,6 +35,9 @@ def _face(face: Any) -> str:
 def _line(event: Event) -> str | None:
     d = event.data
     k = event.kind
+    if k == "setup" and d.get("points"):
+        return (f"Dice Age, level {d['level']}, for {', '.join(d['seats'])}: each player "
+                f"chooses a Legion of {d['points']} points in secret.")
     if k == "setup":
         return (f"Dice Age, level {d['level']}, for {', '.join(d['seats'])}: "
                 f"{len(d['dice'])} dice on the table.")
@@ -67,6 +70,8 @@ def _line(event: Event) -> str | None:
         if d["level"] >= 5:
             text = (f"{d['number']} is above {d['limit']}: {d['seat']} loses the round; "
                     f"{_dice(d['lost'])} {lost_word}.")
+            if d.get("limbo"):
+                text += f" {_dice(d['limbo'])} to Limbo (white)."
             for seat, dice in d["back"].items():
                 text += f" {seat} takes {_dice(dice)} back to the garden (Ledges stay)."
             return text + " The Number is cleared."
@@ -119,7 +124,7 @@ def _line(event: Event) -> str | None:
         return (f"Wait! {d['seat']} unsuspends a Nut{HOW[d['how']]}: protected from "
                 f"{d['by']}'s {d['effect']}.")
     if k == "gear":
-        return (f"Wait! {d['seat']} plays the Gear{HOW[d['how']]}: the {_die(d['die'])}'s "
+        return (f"Wait! {d['seat']} plays the Gear{HOW[d['how']]}: the {_die(d['die'])} showing "
                 f"{_face(d['was'])} is void; turned over it shows {_face(d['face'])}.")
     if k == "smile":
         return (f"Wait! {d['seat']} smiles{HOW[d['how']]}: {d['sign']}{d['d6']}, the roll "
@@ -184,6 +189,8 @@ def _line(event: Event) -> str | None:
         return f"Triangle throw: {faces}."
     if k == "keep":
         return f"{d['seat']} keeps the {_die(d['die'])}'s {_face(d['face'])} as his main roll."
+    if k == "void":
+        return f"{d['seat']}'s roll no longer counts: the {_die(d['die'])} left the field."
     if k == "maxed":
         return f"The {d['what']} is maxed out: nothing (more) to act on."
     if k == "eliminated":

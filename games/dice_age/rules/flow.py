@@ -238,7 +238,7 @@ def _settle(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
     seat, die = step["seat"], step["die"]
     info = state["dice"][die]
     if info["owner"] != seat or info["place"] != "field":
-        events.append(Event("maxed", {"seat": seat, "what": "the rolled die left the field"}))
+        events.append(Event("void", {"seat": seat, "die": die}))
         return
     kind, value = read(info["face"])
     if kind == "number":
@@ -295,12 +295,15 @@ def settle_number(state: State, seat: str, die: str, value: int, events: list[Ev
 def overshoot(state: State, seat: str, number: int, events: list[Event]) -> None:
     """The roller's whole field goes to his wasteland; the others' Valley dice go home,
     their Ledges stay; the Number is erased and the roller starts the new round."""
-    lost = owned(state, seat, "field")
-    for d in lost:
+    field = owned(state, seat, "field")
+    lost = [d for d in field if not is_white(d)]
+    whites = [d for d in field if is_white(d)]
+    for d in field:
         to_wasteland(state, d)
     back = _valley_home(state, exclude=seat)
     events.append(Event("overshoot", {"seat": seat, "number": number, "level": state["level"],
-                                      "limit": state["number"], "lost": lost, "back": back}))
+                                      "limit": state["number"], "lost": lost, "back": back,
+                                      "limbo": whites}))
     white_sweep(state, events)
     _new_round(state)
     state["queue"] = [{"do": "turn", "seat": seat}]

@@ -118,8 +118,13 @@ def react(state: State, seat: str, order: dict[str, Any], events: list[Event], *
     if op == "gear":
         gear = held(state, seat, "gear")[0]
         target = order.get("die") or state["roll"]["die"]
-        flow.use_up(state, gear, events)
         info = state["dice"][target]
+        if gear == target:  # a Gear just rolled, used on its own roll (spec 11)
+            info["susp"]["uses"] -= 1
+            if info["susp"]["uses"] <= 0:
+                info["susp"] = None
+        else:
+            flow.use_up(state, gear, events)
         if info.get("susp") and info["susp"].get("effect") == info["face"]:
             info["susp"] = None  # the voided icon never took effect
         before = info["face"]
