@@ -70,8 +70,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
             owing = actions.owing_summary(game)["owing"] if game.status == "running" else []
             seat = game.seat_of(request.user)
             counts = unread.get(game.pk, {})
+            words = [f"{n} {label}{'s' if n > 1 and label != 'private' else ''}"
+                     for label, n in (("report", counts.get("reports", 0)),
+                                      ("post", counts.get("posts", 0)),
+                                      ("private", counts.get("press", 0))) if n]
             mine.append({"game": game, "seat": seat, "unread": counts,
-                         "unread_total": sum(counts.values()),
+                         "unread_total": sum(counts.values()), "unread_words": ", ".join(words),
                          "i_owe": bool(seat and seat.name in owing)})
     open_games = Game.objects.filter(status=Game.Status.OPEN).select_related("gm")[:50]
     running = Game.objects.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]
