@@ -198,3 +198,25 @@ def test_create_with_option_selects_invite_join_and_start(live_server, open_page
     tab.goto(f"{base}/games/{game.pk}/")
     assert "Your orders for turn 1 are due." in tab.inner_text("#next-step")
     assert tab.inner_text("#example-text").count("\n") >= 1  # EQUIP and SPECIALTY lines
+
+
+def test_page_height_does_not_grow_with_every_report(live_server, page, gm_user, players,
+                                                     tally_engine):
+    """Each report shows once (the latest); older ones are a line in the thread."""
+    game = _tally(gm_user, players, max_turns=6, target=100)
+    base = live_server.url
+    login(page, base, "alice")
+
+    def play_turn():
+        for seat in ("P1", "P2"):
+            actions.submit_orders(game, game.seats.get(name=seat), "ADD 1")
+
+    play_turn()
+    page.goto(f"{base}/games/{game.pk}/")
+    after_one = page.evaluate("document.documentElement.scrollHeight")
+    for _ in range(4):
+        play_turn()
+    page.goto(f"{base}/games/{game.pk}/")
+    after_five = page.evaluate("document.documentElement.scrollHeight")
+    assert page.locator(".report").count() == 1
+    assert after_five - after_one < 4 * 60, (after_one, after_five)  # a thread line per turn
