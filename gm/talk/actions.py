@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Max, Q
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from gm.play.errors import ActionError, NotAllowed
@@ -116,36 +116,30 @@ def mark_seen(game: Game, user, when: datetime | None = None) -> None:
 def unread(games: list[Game], user) -> dict[int, dict[str, int]]:
     """Per game: how many reports, posts and press messages arrived since the last visit.
 
-    A game never opened counts everything as unread. Three queries for any number of games.
+    A game never opened counts everything as unread; the reader's own posts and messages
+    never count. The database counts (two grouped queries for any number of games).
     """
     ids = [g.pk for g in games]
-    seen = dict(LastSeen.objects.filter(user=user, game_id__in=ids).values_list("game_id", "at"))
     out: dict[int, dict[str, int]] = {pk: {"reports": 0, "posts": 0, "press": 0} for pk in ids}
-    for post in Post.objects.filter(game_id__in=ids).values("game_id", "kind", "created",
-                                                               "author_id"):
-        if post["author_id"] == user.pk:
-            continue
-        at = seen.get(post["game_id"])
-        if at is None or post["created"] > at:
-            key = "reports" if post["kind"] == Post.Kind.REPORT else "posts"
-            out[post["game_id"]][key] += 1
-    gm_of = {g.pk for g in games if g.is_gm(user)}
-    seat_of = {}
+    seen = Subquery(LastSeen.objects.filter(user=user, game_id=OuterRef("game_id"))
+                    .values("at")[:1])
+    news = Q(seen__isnull=True) | Q(created__gt=F("seen"))
+    posts = (Post.objects.filter(game_id__in=ids).exclude(author_id=user.pk)
+             .annotate(seen=seen).filter(news)
+             .values("game_id", "kind").annotate(n=Count("id")))
+    for row in posts:
+        key = "reports" if row["kind"] == Post.Kind.REPORT else "posts"
+        out[row["game_id"]][key] += row["n"]
+    gm_of = [g.pk for g in games if g.is_gm(user)]
+    ends = Q(game_id__in=gm_of)
     for g in games:
         seat = g.seat_of(user)
         if seat is not None:
-            seat_of[g.pk] = seat.name
-    for msg in Message.objects.filter(game_id__in=ids).values("game_id", "sender", "recipient",
-                                                                 "created", "author_id"):
-        if msg["author_id"] == user.pk:
-            continue
-        pk = msg["game_id"]
-        mine = seat_of.get(pk) or (GM_END if pk in gm_of else None)
-        if pk not in gm_of and mine not in (msg["sender"], msg["recipient"]):
-            continue
-        at = seen.get(pk)
-        if at is None or msg["created"] > at:
-            out[pk]["press"] += 1
+            ends |= Q(game_id=g.pk) & (Q(sender=seat.name) | Q(recipient=seat.name))
+    press = (Message.objects.filter(game_id__in=ids).filter(ends).exclude(author_id=user.pk)
+             .annotate(seen=seen).filter(news).values("game_id").annotate(n=Count("id")))
+    for row in press:
+        out[row["game_id"]]["press"] += row["n"]
     return out
 
 
