@@ -62,11 +62,13 @@ def _deal(state: State, dice: list[str], label: str, rng: RngBase,
 
 
 def distribute(state: State, rng: RngBase, events: list[Event]) -> None:
-    """Level 4: deal colour by colour, then the set-aside dice; leftovers go to Limbo."""
+    """Levels 4+: deal colour by colour (white is a colour from level 5), then the
+    set-aside dice; leftovers go to Limbo."""
     aside: list[str] = []
     for colour in COLOURS:
         dice = [d for d in in_pool(state) if DICE[d].colour == colour]
-        aside += _deal(state, dice, f"deal/{colour}", rng, events)
+        if dice:  # white dice exist from level 5 only
+            aside += _deal(state, dice, f"deal/{colour}", rng, events)
     rest = _deal(state, aside, "deal/set-aside", rng, events)
     for die in rest:
         state["dice"][die].update(owner=None, place="limbo")

@@ -118,6 +118,8 @@ def react(state: State, seat: str, order: dict[str, Any], events: list[Event], *
     if op == "gear":
         gear = held(state, seat, "gear")[0]
         target = order.get("die") or state["roll"]["die"]
+        if target is None:  # a chaos: the die showing its lowest number, else the first
+            target = chaos_faces(state)[1] or pending["legal"][0].split()[1]
         info = state["dice"][target]
         if gear == target:  # a Gear just rolled, used on its own roll (spec 11)
             info["susp"]["uses"] -= 1

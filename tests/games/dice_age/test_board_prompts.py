@@ -104,3 +104,18 @@ def test_reaction_orders_render_as_they_parse():
                  "STANDING PASS GEAR", "STANDING PAIR", "STANDING SQUARE P2 OAK",
                  "STANDING IF ROLL > 6 THEN GEAR", "STANDING GEAR IF ROLL >= 9 WHEN CROSS"):
         assert ENGINE.parse_orders(state, "P1", text).text == text
+
+
+def test_every_readme_example_parses_and_prints_as_written():
+    from pathlib import Path
+
+    from games.dice_age import orders as order_lang
+    readme = (Path(order_lang.__file__).parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Examples (each parses as shown):", 1)[1].split("```")[1]
+    lines = [ln.split("#", 1)[0].strip() for ln in block.splitlines() if ln.strip()]
+    state = table(5, {"P1": {"garden": ["SUN"]}, "P2": {"garden": ["TANK"]},
+                      "P3": {"garden": ["OAK"]}}, number=6)
+    assert len(lines) > 25
+    for line in lines:
+        item = order_lang.GRAMMAR.parse_line(line, (state, "P1"))
+        assert order_lang.GRAMMAR.render(item) == line
