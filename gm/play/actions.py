@@ -262,32 +262,12 @@ def mark_due(turn: Turn, *, reason: str = "deadline") -> bool:
 def sweep_deadlines(now: datetime | None = None) -> list[int]:
     """Claim every open turn past its deadline; re-queue claims whose worker vanished.
 
-    Uses the (status, deadline) index: its cost grows with the due turns only.
+    Set-based (gm.play.sweep): one statement per 1,000 claims, one producer connection;
+    the (status, deadline) index keeps its cost proportional to the due turns only.
     """
-    now = now or timezone.now()
-    claimed: list[int] = []
-    due = Turn.objects.filter(status=Turn.Status.OPEN, deadline__lte=now,
-                              superseded=False).values_list("pk", flat=True)
-    for pk in list(due[:500]):
-        with transaction.atomic():
-            # The filter above ran outside any lock: a GM may have set the turn aside
-            # since, so the compare-and-set checks `superseded` again.
-            if Turn.objects.filter(pk=pk, status=Turn.Status.OPEN, superseded=False,
-                                   deadline__lte=now).update(status=Turn.Status.DUE,
-                                                             claimed_at=now):
-                claimed.append(pk)
-                _enqueue_resolve(pk)
-    stale_before = now - timedelta(seconds=settings.GM_RESOLVE_LEASE_SECONDS)
-    stale = Turn.objects.filter(status=Turn.Status.DUE, claimed_at__lt=stale_before,
-                                superseded=False)
-    for pk in list(stale.values_list("pk", flat=True)[:500]):
-        with transaction.atomic():
-            if Turn.objects.filter(pk=pk, status=Turn.Status.DUE, superseded=False,
-                                   claimed_at__lt=stale_before).update(claimed_at=now):
-                log.warning("turn id %s was claimed but not resolved: re-queued", pk)
-                claimed.append(pk)
-                _enqueue_resolve(pk)
-    return claimed
+    from . import sweep
+
+    return sweep.sweep(now or timezone.now())
 
 
 def _orders_for(engine: Engine, state: Any, turn: Turn) -> tuple[dict[str, Orders], list[str]]:

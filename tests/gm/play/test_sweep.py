@@ -1,0 +1,63 @@
+"""The set-based sweep (gm.play.sweep): one statement claims a batch, each turn once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from gm.play import sweep, tasks
+from gm.play.models import Turn
+
+pytestmark = pytest.mark.django_db
+
+
+def _games(make_game, n: int) -> list[Turn]:
+    return [make_game("combat_dice", 2, title=f"g{i}").current_turn() for i in range(n)]
+
+
+def test_one_statement_claims_every_due_turn_and_nothing_else(make_game, monkeypatch):
+    due, later, aside = _games(make_game, 5), _games(make_game, 2), _games(make_game, 1)
+    now = timezone.now()
+    Turn.objects.filter(pk__in=[t.pk for t in due + aside]).update(
+        deadline=now - timedelta(seconds=1))
+    Turn.objects.filter(pk__in=[t.pk for t in aside]).update(superseded=True)
+    queued: list[int] = []
+    monkeypatch.setattr(sweep, "publish_resolves", lambda ids: queued.extend(ids))
+    with CaptureQueriesContext(connection) as ctx:
+        claimed = sweep.sweep(now)
+    assert claimed == sorted(t.pk for t in due) == sorted(queued)
+    # one UPDATE for the due turns, one for the stale claims: not one per turn
+    assert [q["sql"].split()[0] for q in ctx.captured_queries] == ["UPDATE", "UPDATE"]
+    statuses = dict(Turn.objects.values_list("pk", "status"))
+    assert {statuses[t.pk] for t in due} == {Turn.Status.DUE}
+    assert {statuses[t.pk] for t in later + aside} == {Turn.Status.OPEN}
+    assert sweep.sweep(now) == []  # claimed once
+
+
+def test_batches_and_stale_claims(make_game, monkeypatch, settings):
+    settings.GM_RESOLVE_LEASE_SECONDS = 60
+    turns = _games(make_game, 5)
+    now = timezone.now()
+    Turn.objects.update(deadline=now - timedelta(seconds=1))
+    monkeypatch.setattr(sweep, "BATCH", 2)
+    monkeypatch.setattr(sweep, "publish_resolves", lambda ids: None)
+    assert sweep.sweep(now) == sorted(t.pk for t in turns)  # three batches: 2, 2, 1
+    assert sweep.sweep(now + timedelta(seconds=30)) == []  # lease not over
+    stale = sweep.sweep(now + timedelta(seconds=61))
+    assert stale == sorted(t.pk for t in turns)  # lease over: re-queued, still DUE
+    assert set(Turn.objects.values_list("status", flat=True)) == {Turn.Status.DUE}
+
+
+def test_published_after_commit_over_one_producer(make_game, monkeypatch, on_commit):
+    turns = _games(make_game, 3)
+    Turn.objects.update(deadline=timezone.now() - timedelta(seconds=1))
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.resolve_turn, "delay", lambda pk: sent.append(pk))
+    with on_commit():
+        claimed = sweep.sweep(timezone.now())
+        assert sent == []  # nothing leaves before the claims are committed
+    assert sent == claimed == sorted(t.pk for t in turns)
