@@ -175,12 +175,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ({args.idle} idle games copied in {time.perf_counter() - t0:.1f} s)")
         rows.append(round_(f"set-based, {args.idle} idle games", due, sweep.sweep, broker,
                            queue))
+        publish = sweep.publish_resolves
+        sweep.publish_resolves = lambda ids: None
+        rows.append(round_("  of which the claim alone (nothing queued)", due, sweep.sweep,
+                           broker, queue))
+        sweep.publish_resolves = publish
         w0 = time.perf_counter()
         for _ in range(20):
             sweep.sweep(django.utils.timezone.now())
         empty = (time.perf_counter() - w0) / 20
         print(f"  an empty sweep among {args.idle} idle games: {1000 * empty:.2f} ms wall")
-        a, b, c = rows
+        a, b, c, d = rows
         per_old = b["wall"] / max(1, b["claimed"])
         print(f"  set-based {a['due']} turns: {a['wall']:.3f} s wall (target < 1 s: "
               f"{'MET' if a['wall'] < 1 and c['wall'] < 1 else 'NOT MET'}); per turn "
@@ -188,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  with / without {args.idle} idle games: wall {c['wall'] / a['wall']:.2f}x, "
               f"CPU {c['cpu'] / max(a['cpu'], 1e-9):.2f}x, statements "
               f"{c['statements']} / {a['statements']}")
+        print(f"  the claim statement: {1000 * d['wall']:.1f} ms wall for {d['claimed']} turns;"
+              f" publishing: {1000 * (c['cpu'] - d['cpu']) / max(1, c['claimed']):.3f} ms CPU "
+              "per task")
         print(f"  machine: {os.cpu_count()} CPUs, load average before/after "
               f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}")
     finally:

@@ -39,6 +39,7 @@ from .errors import (  # noqa: F401 (re-exported)
 )
 from .models import Game, LogEntry, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
 from .rendering import render_markdown
+from .sweep import schedule_deadline
 
 log = logging.getLogger(__name__)
 GM_VIEWER = "*"
@@ -212,6 +213,8 @@ def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime
     _notice(game, Notice.Kind.TURN_OPENED, turn.pk)
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
     maybe_due_early(game, turn)
+    if turn.status == Turn.Status.OPEN:
+        schedule_deadline(turn)  # resolved at the deadline itself, the sweep as backstop
     _send(signals.turn_opened, turn=turn)
     return turn
 

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.utils import timezone
 
 from .models import Turn
 
@@ -65,36 +66,101 @@ def reclaim_stale(now: datetime, limit: int = BATCH) -> list[int]:
                       [str(Turn.Status.DUE), _at(before)], None, now, limit)
 
 
-def publish_resolves(turn_ids: Iterable[int]) -> None:
-    """Queue one resolve task per turn over a single producer connection, after commit.
+def _eager() -> bool:
+    from gm.celery import app
 
-    A broker that is down loses nothing: the turns are DUE in the database and the next
-    sweep re-queues them once their lease is over.
+    return bool(app.conf.task_always_eager)
+
+
+def publish_resolves(turn_ids: Iterable[int],
+                     at_deadline: Iterable[tuple[int, datetime]] = ()) -> None:
+    """After commit, over a single producer connection: one resolve task per claimed turn,
+    and one `resolve_at_deadline` task per (turn, deadline) with eta = the deadline.
+
+    A broker that is down loses nothing: due turns are DUE in the database and the next
+    sweep re-queues them once their lease is over; an unscheduled deadline is claimed by
+    the sweep itself.
     """
-    ids = list(turn_ids)
-    if not ids:
+    ids, timed = list(turn_ids), list(at_deadline)
+    if _eager():
+        # In-process mode: no worker to hold a timed task; the loop's sweep claims
+        # deadlines as they pass.
+        timed = []
+    if not ids and not timed:
         return
 
     def send() -> None:
         from . import tasks
 
         try:
-            if tasks.resolve_turn.app.conf.task_always_eager:
+            if _eager():
                 for pk in ids:
                     tasks.resolve_turn.delay(pk)
                 return
             with tasks.resolve_turn.app.producer_or_acquire() as producer:
                 for pk in ids:
                     tasks.resolve_turn.apply_async((pk,), producer=producer)
-        except Exception:  # noqa: BLE001 - the lease brings them back
-            log.warning("could not queue %d due turns; the sweep re-queues them after the "
-                        "lease", len(ids), exc_info=True)
+                for pk, deadline in timed:
+                    tasks.resolve_at_deadline.apply_async((pk,), eta=deadline,
+                                                          producer=producer)
+        except Exception:  # noqa: BLE001 - the lease and the sweep bring them back
+            log.warning("could not queue %d due turns and %d deadlines; the sweep will",
+                        len(ids), len(timed), exc_info=True)
 
     transaction.on_commit(send)
 
 
+# --- resolution at the deadline itself -----------------------------------------------
+# A worker holds a task with an eta in memory until it is due. Only deadlines at most
+# LOOKAHEAD away are queued (when the turn opens, or by the sweep as they come near), so
+# few tasks wait in memory and none waits past the broker's visibility timeout (which
+# would deliver it twice: harmless, the claim is a compare-and-set, but wasteful).
+def lookahead() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "GM_DEADLINE_LOOKAHEAD_SECONDS", 60)))
+
+
+def schedule_deadline(turn: Turn) -> None:
+    """Queue the turn's resolution for its deadline if that is near (see LOOKAHEAD)."""
+    if turn.deadline is not None and turn.deadline - timezone.now() <= lookahead():
+        publish_resolves((), [(turn.pk, turn.deadline)])
+
+
+def upcoming(now: datetime) -> list[tuple[int, datetime]]:
+    """Open turns whose deadline enters the lookahead window since about two sweeps ago
+    (each is queued about twice: a late or skipped sweep still leaves none out)."""
+    end = now + lookahead()
+    start = end - timedelta(seconds=2 * float(getattr(settings, "GM_SWEEP_SECONDS", 5)))
+    return list(Turn.objects.filter(status=Turn.Status.OPEN, superseded=False,
+                                    deadline__gt=max(start, now), deadline__lte=end)
+                .values_list("pk", "deadline"))
+
+
+def resolve_at_deadline(turn_id: int) -> bool:
+    """Run by the task queued for the deadline: claim (OPEN -> DUE) and resolve at once.
+
+    The claim is the same compare-and-set as the sweep's, so a turn the sweep, the "all
+    orders in" check or a GM already claimed is left to them (resolve_turn is exactly
+    once either way); a deadline the GM moved later is queued again when it comes near.
+    """
+    from . import actions
+
+    now = timezone.now()
+    if not Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
+                               deadline__lte=now).update(status=Turn.Status.DUE,
+                                                         claimed_at=now):
+        later = (Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
+                                     deadline__gt=now).values_list("deadline", flat=True)
+                 .first())
+        if later is not None and later - now <= lookahead():
+            publish_resolves((), [(turn_id, later)])
+        if later is not None:
+            return False
+    return actions.resolve_turn(turn_id)
+
+
 def sweep(now: datetime) -> list[int]:
-    """Claim every due turn and renew stale claims, then queue them all. Returns the ids."""
+    """Claim every due turn and renew stale claims, then queue them all, with the
+    deadlines coming near (for the second). Returns the claimed ids."""
     claimed: list[int] = []
     for claim in (claim_due, reclaim_stale):
         for _ in range(MAX_BATCHES):
@@ -106,5 +172,5 @@ def sweep(now: datetime) -> list[int]:
                 break
     if claimed:
         log.info("%d turns are due (deadline)", len(claimed))
-    publish_resolves(claimed)
+    publish_resolves(claimed, [] if _eager() else upcoming(now))
     return claimed

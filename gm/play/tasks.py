@@ -20,6 +20,14 @@ def resolve_turn(turn_id: int) -> bool:
     return actions.resolve_turn(turn_id)
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True, **RESOLVE_RETRY)
+def resolve_at_deadline(turn_id: int) -> bool:
+    """Queued with eta = the turn's deadline (gm.play.sweep): claim and resolve on time."""
+    from . import sweep
+
+    return sweep.resolve_at_deadline(turn_id)
+
+
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
     return len(actions.sweep_deadlines())

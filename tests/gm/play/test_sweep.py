@@ -26,7 +26,7 @@ def test_one_statement_claims_every_due_turn_and_nothing_else(make_game, monkeyp
         deadline=now - timedelta(seconds=1))
     Turn.objects.filter(pk__in=[t.pk for t in aside]).update(superseded=True)
     queued: list[int] = []
-    monkeypatch.setattr(sweep, "publish_resolves", lambda ids: queued.extend(ids))
+    monkeypatch.setattr(sweep, "publish_resolves", lambda ids, timed=(): queued.extend(ids))
     with CaptureQueriesContext(connection) as ctx:
         claimed = sweep.sweep(now)
     assert claimed == sorted(t.pk for t in due) == sorted(queued)
@@ -44,7 +44,7 @@ def test_batches_and_stale_claims(make_game, monkeypatch, settings):
     now = timezone.now()
     Turn.objects.update(deadline=now - timedelta(seconds=1))
     monkeypatch.setattr(sweep, "BATCH", 2)
-    monkeypatch.setattr(sweep, "publish_resolves", lambda ids: None)
+    monkeypatch.setattr(sweep, "publish_resolves", lambda ids, timed=(): None)
     assert sweep.sweep(now) == sorted(t.pk for t in turns)  # three batches: 2, 2, 1
     assert sweep.sweep(now + timedelta(seconds=30)) == []  # lease not over
     stale = sweep.sweep(now + timedelta(seconds=61))
@@ -61,3 +61,52 @@ def test_published_after_commit_over_one_producer(make_game, monkeypatch, on_com
         claimed = sweep.sweep(timezone.now())
         assert sent == []  # nothing leaves before the claims are committed
     assert sent == claimed == sorted(t.pk for t in turns)
+
+
+def test_deadlines_coming_near_are_queued_for_the_deadline(make_game, monkeypatch,
+                                                          settings):
+    settings.GM_DEADLINE_LOOKAHEAD_SECONDS = 60
+    settings.GM_SWEEP_SECONDS = 5
+    near, inside, far, past = _games(make_game, 4)
+    now = timezone.now()
+    for turn, seconds in ((near, 55), (inside, 30), (far, 300), (past, -1)):
+        Turn.objects.filter(pk=turn.pk).update(deadline=now + timedelta(seconds=seconds))
+    # the window is the last two sweeps' worth of the lookahead: 50-60 s from now
+    assert [pk for pk, _ in sweep.upcoming(now)] == [near.pk]
+    timed: list = []
+    monkeypatch.setattr(sweep, "_eager", lambda: False)
+    monkeypatch.setattr(sweep, "publish_resolves",
+                        lambda ids, at=(): timed.extend(at))
+    assert sweep.sweep(now) == [past.pk]
+    assert [pk for pk, _ in timed] == [near.pk]
+    timed.clear()
+    sweep.schedule_deadline(Turn.objects.get(pk=inside.pk))  # what open_turn calls
+    sweep.schedule_deadline(Turn.objects.get(pk=far.pk))  # too far: the sweep will
+    assert timed == [(inside.pk, Turn.objects.get(pk=inside.pk).deadline)]
+
+
+def test_the_deadline_task_claims_and_resolves_once(make_game, monkeypatch):
+    turn = _games(make_game, 1)[0]
+    monkeypatch.setattr(sweep, "_eager", lambda: False)
+    timed: list = []
+    monkeypatch.setattr(sweep, "publish_resolves", lambda ids, at=(): timed.extend(at))
+    # early (clock skew) or a deadline the GM moved: nothing claimed, queued again if near
+    soon = timezone.now() + timedelta(seconds=20)
+    Turn.objects.filter(pk=turn.pk).update(deadline=soon)
+    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert timed == [(turn.pk, soon)]
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
+    Turn.objects.filter(pk=turn.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert sweep.resolve_at_deadline(turn.pk) is True
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVED
+    assert sweep.resolve_at_deadline(turn.pk) is False  # a second delivery does nothing
+    Turn.objects.filter(pk=turn.pk).update(superseded=True)
+    assert sweep.resolve_at_deadline(turn.pk) is False
+
+
+def test_a_set_aside_turn_is_not_resolved_at_its_deadline(make_game):
+    turn = _games(make_game, 1)[0]
+    Turn.objects.filter(pk=turn.pk).update(deadline=timezone.now() - timedelta(seconds=1),
+                                           superseded=True)
+    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
