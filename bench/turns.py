@@ -183,7 +183,8 @@ def play(args: argparse.Namespace, queue: str, floor: Floor) -> Results:
 
     engine = registry.get("combat_dice")
     users = get_user_model()
-    gm_user = users.objects.create_user("bench_gm", "bench_gm@example.org", "x" * 20)
+    gm_user = users.objects.create_user("bench_gm", "bench_gm@example.org", "x" * 20,
+                                        is_staff=True)  # no daily game quota
     players = [users.objects.create_user(f"bench_p{i}", f"bench_p{i}@example.org", "x" * 20)
                for i in (1, 2)]
     broker = redis.Redis.from_url(args.broker_url)

@@ -223,6 +223,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # No outbound connection without a timeout: a broker that hangs fails the publish.
     "socket_timeout": 10.0, "socket_connect_timeout": 4.0}
 GM_SWEEP_SECONDS = env.float("GM_SWEEP_SECONDS", default=5.0)
+# A turn's resolution is queued with eta = its deadline once the deadline is this near
+# (gm.play.sweep); the sweep above is the backstop. Keep it well under the visibility timeout.
+GM_DEADLINE_LOOKAHEAD_SECONDS = env.float("GM_DEADLINE_LOOKAHEAD_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "gm.play.tasks.sweep_deadlines", "schedule": GM_SWEEP_SECONDS},
     "mail-reminders": {"task": "gm.mail.tasks.send_reminders", "schedule": 300.0},

@@ -17,20 +17,50 @@ class CanonicalError(TypeError):
     """A value that has no canonical JSON form (a float, a set, a non-string key...)."""
 
 
+def _plain(value: Any) -> bool:
+    """True when `value` is made of exact str/int/bool/None/list/tuple/str-keyed dict only.
+
+    The fast path of `_check`: iterative, no path strings built; anything else (a float,
+    a subclass, a bad key) goes to `_check_slowly`, which names where it is or accepts it.
+    """
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is dict:
+            for key in item:
+                if type(key) is not str:
+                    return False
+            extend(item.values())
+        elif kind is list or kind is tuple:
+            extend(item)
+        else:
+            return False
+    return True
+
+
 def _check(value: Any, path: str = "$") -> None:
+    if not _plain(value):
+        _check_slowly(value, path)
+
+
+def _check_slowly(value: Any, path: str = "$") -> None:
     if value is None or isinstance(value, (bool, int, str)):
         return
     if isinstance(value, float):
         raise CanonicalError(f"float at {path}: game state must use integers")
     if isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            _check(item, f"{path}[{i}]")
+            _check_slowly(item, f"{path}[{i}]")
         return
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
                 raise CanonicalError(f"non-string key {key!r} at {path}")
-            _check(item, f"{path}.{key}")
+            _check_slowly(item, f"{path}.{key}")
         return
     raise CanonicalError(f"{type(value).__name__} at {path} has no canonical JSON form")
 

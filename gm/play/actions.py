@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import BooleanField, ExpressionWrapper, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.core import registry
@@ -82,8 +82,12 @@ def _on_commit(func, *args, **kwargs) -> None:
 
 
 def _notice(game: Game, kind: str, object_id: int) -> None:
-    """Record an event that must reach people, in the caller's transaction (see Notice)."""
-    Notice.objects.get_or_create(kind=kind, object_id=object_id, defaults={"game": game})
+    """Record an event that must reach people, in the caller's transaction (see Notice).
+
+    One INSERT ... ON CONFLICT DO NOTHING (the row is unique per event), not get_or_create's
+    SELECT, SAVEPOINT, INSERT, RELEASE."""
+    Notice.objects.bulk_create([Notice(game=game, kind=kind, object_id=object_id)],
+                               ignore_conflicts=True)
 
 
 def _send(signal, **kwargs) -> None:
@@ -236,12 +240,15 @@ def latest_submission(turn: Turn, seat: Seat) -> Submission | None:
 
 def seats_in(turn: Turn) -> set[str]:
     """Owing seats whose latest version holds orders (withdrawn ones do not count)."""
-    done = set()
-    for seat in turn.game.seats.filter(name__in=turn.owing):
-        sub = latest_submission(turn, seat)
-        if (sub and not sub.withdrawn) or seat.mode != Seat.Mode.ACTIVE:
-            done.add(seat.name)
-    return done
+    latest = (Submission.objects.filter(turn_id=turn.pk, seat_id=OuterRef("pk"))
+              .order_by("-version")
+              .values(gone=ExpressionWrapper(Q(orders__isnull=True),
+                                             output_field=BooleanField()))[:1])
+    seats = (Seat.objects.filter(game_id=turn.game_id, name__in=turn.owing)
+             .annotate(withdrawn=Subquery(latest)).values_list("name", "mode", "withdrawn"))
+    # one query (not one per seat): withdrawn is None without any version
+    return {name for name, mode, withdrawn in seats
+            if (withdrawn is not None and not withdrawn) or mode != Seat.Mode.ACTIVE}
 
 
 def maybe_due_early(game: Game, turn: Turn) -> None:
@@ -300,8 +307,11 @@ def resolve_turn(turn_id: int) -> bool:
             if not Turn.objects.filter(pk=turn_id, status=Turn.Status.DUE,
                                        superseded=False).update(status=Turn.Status.RESOLVING):
                 return False
-            turn = Turn.objects.select_for_update().select_related("game").get(pk=turn_id)
-            game = Game.objects.select_for_update().get(pk=turn.game_id)
+            # the turn and its game locked by one statement (the UPDATE above holds the
+            # turn already, so the order is still turn, then game)
+            turn = (Turn.objects.select_for_update(of=("self", "game"))
+                    .select_related("game").get(pk=turn_id))
+            game = turn.game
             engine = engine_for(game)
             state = engine.from_json(game.state)
             orders, defaulted = _orders_for(engine, state, turn)
@@ -315,7 +325,8 @@ def resolve_turn(turn_id: int) -> bool:
                 overrides={str(k): v for k, v in turn.overrides.items()},
                 amendments=list(turn.amendments), attempt=turn.attempt,
                 state_before=game.state, state_after=engine.to_json(step.state),
-                before_hash=step.before_hash, after_hash=step.after_hash)
+                before_hash=step.before_hash, after_hash=step.after_hash,
+                published=not game.hold_for_review)
             game.state = record.state_after
             game.state_hash = step.after_hash
             game.save(update_fields=["state", "state_hash"])
@@ -369,8 +380,9 @@ def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
     public = reports[0]
     Post.objects.create(game=game, kind=Post.Kind.REPORT, turn_number=record.number,
                         markdown=public.markdown, html=public.html)
-    record.published = True
-    record.save(update_fields=["published"])
+    if not record.published:  # a held turn released (resolve_turn writes it published)
+        record.published = True
+        record.save(update_fields=["published"])
     done = {"status": Turn.Status.RESOLVED}
     if resolved_at is not None:
         done["resolved_at"] = resolved_at

@@ -6,6 +6,7 @@ script into another player's page or inbox.
 
 from __future__ import annotations
 
+import functools
 import threading
 
 import markdown as md
@@ -30,6 +31,17 @@ def _converter() -> md.Markdown:
 
 
 def render_markdown(text: str) -> str:
-    html = _converter().reset().convert(text or "")
+    """Safe HTML of `text`; the same text is rendered once per process (most recent
+    RENDER_CACHE texts kept): the public report, the seats' reports that equal it, the
+    thread post of it and the mails of it all share one conversion."""
+    return _render(text or "")
+
+
+RENDER_CACHE = 1024
+
+
+@functools.lru_cache(maxsize=RENDER_CACHE)
+def _render(text: str) -> str:
+    html = _converter().reset().convert(text)
     return nh3.clean(html, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes={"http", "https",
                                                                               "mailto"})

@@ -1,0 +1,159 @@
+"""In-process profile of one turn's work: resolve_turn, then the notices it triggers.
+
+    .venv/bin/python bench/profile_turn.py --ruleset combat_dice --games 30
+    .venv/bin/python bench/profile_turn.py --ruleset dungeonquest --games 30 --top 25
+
+A fresh PostgreSQL database (DROPPED and re-created); `--games` games with two players
+each get random legal orders (engine.bot_orders) through actions.submit_orders, are marked
+due, then resolved one by one in this process under cProfile. What a resolution queues on
+commit (the notify wake-ups) is collected instead of run, and timed afterwards as the
+mail worker would run it: gm.mail.notices.notify per event. Printed: CPU ms and SQL
+statements per turn for each part, the engine's own CPU (run_turn), the markdown
+renderings per turn, and the top functions by cumulative time. Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from turns import recreate_database  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--ruleset", default="combat_dice")
+    p.add_argument("--games", type=int, default=30)
+    p.add_argument("--top", type=int, default=0, help="print the top N functions")
+    p.add_argument("--database-url", default=os.environ.get(
+        "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"))
+    args = p.parse_args(argv)
+    tmp = tempfile.mkdtemp(prefix="gm_prof_")
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "gm.settings", "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(64), "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": args.database_url, "CELERY_BROKER_URL": "",
+        "EMAIL_URL": "dummymail://", "GM_VAR_DIR": tmp, "LOG_LEVEL": "ERROR"})
+    recreate_database(args.database_url)
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                       cwd=ROOT, check=True)
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        import games.core.replay as replay
+        from games.core import registry
+        from gm.mail import notices
+        from gm.play import actions, rendering
+        from gm.play.models import Turn
+
+        engine = registry.get(args.ruleset)
+        users = get_user_model()
+        gm_user = users.objects.create_user("gm", "gm@example.org", "x" * 20, is_staff=True)
+        players = [users.objects.create_user(f"p{i}", f"p{i}@example.org", "x" * 20)
+                   for i in (1, 2)]
+        rng = random.Random(1)
+        turns = []
+        queued: list = []
+        real_on_commit = actions._on_commit
+        actions._on_commit = lambda func, *a, **kw: queued.append((func, a, kw))
+        for i in range(args.games):
+            game = actions.create_game(gm_user, ruleset=args.ruleset, title=f"G{i}",
+                                       process_early=False)
+            for user in players:
+                actions.join_game(game, user)
+            game = actions.start_game(game, gm_user, entropy=rng.randbytes(32))
+            turn = game.current_turn()
+            state = engine.from_json(game.state)
+            for seat in game.seats.filter(name__in=turn.owing):
+                try:
+                    actions.submit_orders(game, seat, engine.bot_orders(
+                        state, seat.name, rng.choice))
+                except Exception:  # noqa: BLE001 - the seat plays its defaults
+                    pass
+            actions.mark_due(Turn.objects.get(pk=turn.pk))
+            turns.append(turn.pk)
+        queued.clear()  # what the setup queued (mail of turn 1) is not the turns' work
+        engine_cpu = [0.0]
+        real_run_turn = actions.run_turn
+
+        def timed_run_turn(*a, **kw):
+            c = time.process_time()
+            try:
+                return real_run_turn(*a, **kw)
+            finally:
+                engine_cpu[0] += time.process_time() - c
+
+        actions.run_turn = timed_run_turn
+        renders = [0]
+        real_render = rendering.render_markdown
+
+        def counted(text: str) -> str:
+            renders[0] += 1
+            return real_render(text)
+
+        actions.render_markdown = counted
+        prof = cProfile.Profile()
+        with CaptureQueriesContext(connection) as ctx:
+            c0 = time.process_time()
+            prof.enable()
+            for pk in turns:
+                actions.resolve_turn(pk)
+            prof.disable()
+            cpu = time.process_time() - c0
+        n = len(turns)
+        resolve_statements = len(ctx.captured_queries)
+        actions._on_commit = real_on_commit
+        actions.run_turn = real_run_turn
+        actions.render_markdown = real_render
+        events = []
+        for func, a, kw in queued:
+            if getattr(func, "__name__", "") == "send":  # a signal: which event?
+                sig = func.__self__
+                for name in ("turn_published", "turn_opened", "game_finished"):
+                    if sig is getattr(actions.signals, name):
+                        obj = kw.get("record") or kw.get("turn") or kw.get("game")
+                        events.append((name, obj.pk))
+        with CaptureQueriesContext(connection) as ctx2:
+            c1 = time.process_time()
+            for event, pk in events:
+                notices.notify(event, pk)
+            notify_cpu = time.process_time() - c1
+        print(f"{args.ruleset}: {n} turns resolved in-process on PostgreSQL")
+        print(f"  resolve_turn       {1000 * cpu / n:7.2f} ms CPU/turn "
+              f"(under cProfile), {resolve_statements / n:5.1f} statements/turn")
+        print(f"  engine run_turn    {1000 * engine_cpu[0] / n:7.2f} ms CPU/turn "
+              f"({cpu / max(engine_cpu[0], 1e-9):.1f}x is the service's share)")
+        print(f"  markdown renders   {renders[0] / n:7.2f} per turn")
+        print(f"  notify (mail side) {1000 * notify_cpu / n:7.2f} ms CPU/turn, "
+              f"{len(events) / n:.1f} events/turn, "
+              f"{len(ctx2.captured_queries) / n:5.1f} statements/turn")
+        if args.top:
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(args.top)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        recreate_database(args.database_url, drop_only=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
