@@ -125,11 +125,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{time.perf_counter() - t0:.1f} s")
         worker = Worker(env, tmp / "worker.log")
         worker.wait_ready()
-        beat = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "gm", "beat", "--loglevel=WARNING",
-             f"--schedule={tmp / 'beat-schedule'}"], cwd=ROOT, env=env,
-            stdout=open(tmp / "beat.log", "wb"), stderr=subprocess.STDOUT,
-            start_new_session=True)
+        with open(tmp / "beat.log", "wb") as beat_log:
+            beat = subprocess.Popen(
+                [str(BIN / "celery"), "-A", "gm", "beat", "--loglevel=WARNING",
+                 f"--schedule={tmp / 'beat-schedule'}"], cwd=ROOT, env=env,
+                stdout=beat_log, stderr=subprocess.STDOUT, start_new_session=True)
         rng = random.Random(args.seed)
         lead = (0 if args.no_eta else args.lookahead) + 2 * args.sweep_seconds + 5
         start = timezone.now() + timedelta(seconds=lead)

@@ -15,6 +15,7 @@ renderings per turn, and the top functions by cumulative time. Figures only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import os
 import pstats
@@ -58,7 +59,6 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        import games.core.replay as replay
         from games.core import registry
         from gm.mail import notices
         from gm.play import actions, rendering
@@ -83,11 +83,9 @@ def main(argv: list[str] | None = None) -> int:
             turn = game.current_turn()
             state = engine.from_json(game.state)
             for seat in game.seats.filter(name__in=turn.owing):
-                try:
+                with contextlib.suppress(Exception):  # refused: the seat plays its defaults
                     actions.submit_orders(game, seat, engine.bot_orders(
                         state, seat.name, rng.choice))
-                except Exception:  # noqa: BLE001 - the seat plays its defaults
-                    pass
             actions.mark_due(Turn.objects.get(pk=turn.pk))
             turns.append(turn.pk)
         queued.clear()  # what the setup queued (mail of turn 1) is not the turns' work
@@ -124,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         actions.run_turn = real_run_turn
         actions.render_markdown = real_render
         events = []
-        for func, a, kw in queued:
+        for func, _args, kw in queued:
             if getattr(func, "__name__", "") == "send":  # a signal: which event?
                 sig = func.__self__
                 for name in ("turn_published", "turn_opened", "game_finished"):
