@@ -120,6 +120,9 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                 lines.append(f"STANDING OPFIRE {key}")
         if state["standing"][seat] and pick([0, 0, 1]):
             lines.append("CANCEL STANDING")
+        if mine and pick(range(5)) == 0:
+            lines.append(pick([f"CHOOSE GIVER {pick(mine)}", f"CHOOSE RECEIVER {pick(mine)}",
+                               f"CHOOSE DOME {pick(sorted(hexmap.domes()))}"]))
     for key in mine:
         if pick([0, 0, 1]):
             lines.append(pick([f"HOLD {key}", f"MELEE {key} WITH NATURAL",

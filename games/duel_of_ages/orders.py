@@ -246,6 +246,30 @@ def _dismount(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return {"char": key}
 
 
+def _choose(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
+    """CHOOSE SHOW <card> ... | GIVER <char> [RECEIVER <char>] | RECEIVER <char> |
+    DOME <space>: the team's answers, in advance, to the questions an enemy's tower
+    challenge asks it (which cards to show, who gives and who receives, which dome)."""
+    hint = "e.g. CHOOSE SHOW SLING, CHOOSE GIVER DEX RECEIVER INES, CHOOSE DOME A1"
+    if not tokens:
+        raise OrderSyntax("CHOOSE what?", hint)
+    word = tokens[0].upper()
+    if word == "SHOW":
+        if len(tokens) < 2:
+            raise OrderSyntax("name the cards to show first", hint)
+        return {"show": [_card_name(t) for t in tokens[1:]]}
+    if word == "DOME":
+        if len(tokens) != 2:
+            raise OrderSyntax("CHOOSE DOME names one dome", hint)
+        space = _space(tokens[1])
+        if space not in hexmap.domes():
+            raise OrderSyntax(f"{space} is not a dome",
+                              "domes: " + ", ".join(sorted(hexmap.domes())))
+        return {"dome": space}
+    opts = _options(tokens, {"GIVER", "RECEIVER"})
+    return {w.lower(): _own([v], ctx, "team-mate") for w, v in opts.items()}
+
+
 def _surrender(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     if tokens:
         raise OrderSyntax("SURRENDER takes nothing after it")
@@ -275,6 +299,13 @@ def render(order: dict[str, Any]) -> str:
         return f"DESTROY {order['char']} {order['card']}"
     if op == "discard":
         return f"DISCARD {order['char']} " + " ".join(order["cards"])
+    if op == "choose":
+        if "show" in order:
+            return "CHOOSE SHOW " + " ".join(order["show"])
+        if "dome" in order:
+            return f"CHOOSE DOME {order['dome']}"
+        return "CHOOSE" + "".join(f" {w.upper()} {order[w]}" for w in ("giver", "receiver")
+                                  if w in order)
     if op == "trade":
         text = f"TRADE {order['char']} WITH {order['with']}"
         for word in ("give", "take", "destroy"):
@@ -294,6 +325,7 @@ GRAMMAR = Grammar({"MOVE": _move, "FIRE": _fire, "OPFIRE": _fire, "MELEE": _mele
                    "HEAL": lambda t, c: _carried(t, c, "medical"),
                    "RIDE": lambda t, c: _carried(t, c, "mount"),
                    "USE": lambda t, c: _carried(t, c, "gadget"), "DISCARD": _discard,
+                   "CHOOSE": _choose,
                    "DISMOUNT": _dismount, "TRADE": _trade, "HAVOC": _havoc,
                    "MANEUVER": _maneuver},
                   condition=_condition, render=render)
@@ -341,7 +373,7 @@ def parse(state: State, seat: str, text: str, *, default: bool = False) -> Order
                                      f"{order['op']}", "write it as STANDING to keep it "
                                      "for your own turn"))
             continue
-        if "if" in item and any(o and o["op"] in ACTIVE_ONLY | {"surrender", "discard"}
+        if "if" in item and any(o and o["op"] in ACTIVE_ONLY | {"surrender", "discard", "choose"}
                                 for o in (item["then"], item.get("else"))):
             errors.append(OrderError(line.number, "only FIRE, MELEE and HOLD can be "
                                      "conditional", "e.g. IF ENEMY ENTERS LOS THEN FIRE "

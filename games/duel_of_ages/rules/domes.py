@@ -71,18 +71,24 @@ KNOWLEDGE = {"FOPP": (-1, "banished"), "FAIL": (0, "dismissed"), "SQUEAK": (1, "
 """Tower of Knowledge: how many enemy cards are revealed (-1: all the challenger's own)."""
 
 
+def _choice(state: State, word: str) -> Any:
+    """The waiting team's CHOOSE answer, written in advance (None: not given)."""
+    return state.get("turn_orders", {}).get("choose", {}).get(word)
+
+
 def reveal_cards(state: State, events: Events, team: str, count: int | None) -> None:
-    """Turn `count` (None: all) of a team's face-down cards face up. Designed: the team
-    shows them in roster and carrying order, as the rulebook's "their choice" would need
-    a further decision from the enemy."""
-    for key in chars(state, team):
-        for entry in state["chars"][key]["cards"]:
-            if count is not None and count <= 0:
-                return
-            if state["chars"][key]["status"] != "dead" and not entry["revealed"]:
-                entry["revealed"] = True
-                events.append(Event("reveal", {"char": key, "card": entry["card"]}))
-                count = None if count is None else count - 1
+    """Turn `count` (None: all) of a team's face-down cards face up, of the team's
+    choice: the cards its CHOOSE SHOW order names first, in that order, then in roster
+    and carrying order."""
+    hidden = [(key, entry) for key in chars(state, team)
+              if state["chars"][key]["status"] != "dead"
+              for entry in state["chars"][key]["cards"] if not entry["revealed"]]
+    wanted = _choice(state, "show") or []
+    hidden.sort(key=lambda ke: wanted.index(ke[1]["card"]) if ke[1]["card"] in wanted
+                else len(wanted))
+    for key, entry in hidden[:count]:
+        entry["revealed"] = True
+        events.append(Event("reveal", {"char": key, "card": entry["card"]}))
 
 
 def _fewest(state: State, keys: list[str]) -> str:
@@ -95,7 +101,8 @@ def _most(state: State, keys: list[str]) -> str:
 
 def havoc(state: State, events: Events, key: str, level: str, wish: dict[str, Any]) -> None:
     """The enemy's giver hands all his cards to the receiver (the four-card limit then
-    bites). Who chooses depends on the level; choices not ordered are designed: the
+    bites). Who chooses depends on the level: the challenger by his HAVOC order, the
+    enemy by its CHOOSE GIVER/RECEIVER order; choices not ordered are designed: the
     challenger picks the enemy with the most cards, the enemy the one with the fewest."""
     team = state["chars"][key]["team"]
     enemies = alive(state, other(team))
@@ -106,11 +113,16 @@ def havoc(state: State, events: Events, key: str, level: str, wish: dict[str, An
         events.append(Event("cards_lost_all", {"char": enemies[0], "cards": lost}))
         return
     mine_giver = level in ("PASS", "AMAZE")
-    giver = wish.get("giver") if mine_giver and wish.get("giver") in enemies else (
-        _most(state, enemies) if mine_giver else _fewest(state, enemies))
+    theirs = {"giver": _choice(state, "giver"), "receiver": _choice(state, "receiver")}
+    if mine_giver:
+        giver = wish["giver"] if wish.get("giver") in enemies else _most(state, enemies)
+    else:
+        giver = theirs["giver"] if theirs["giver"] in enemies else _fewest(state, enemies)
     rest = [k for k in enemies if k != giver]
-    receiver = wish.get("receiver") if level == "AMAZE" and wish.get("receiver") in rest else (
-        _most(state, rest) if level == "AMAZE" else _fewest(state, rest))
+    if level == "AMAZE":
+        receiver = wish["receiver"] if wish.get("receiver") in rest else _most(state, rest)
+    else:
+        receiver = theirs["receiver"] if theirs["receiver"] in rest else _fewest(state, rest)
     g, r = state["chars"][giver], state["chars"][receiver]
     moved, g["cards"], g["mount"] = g["cards"], [], None
     r["cards"] += moved
@@ -168,11 +180,13 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
                 elif kind == "maneuver" and level in ("SQUEAK", "PASS", "AMAZE"):
                     maneuver(state, rng, events, key, level, wishes.get(key, {}))
                 if then == "outmaneuvered":
-                    # the enemy picks the empty dome: designed as the lowest-numbered one
+                    # the enemy picks the empty dome (CHOOSE DOME), else the lowest one
                     c["space"] = None
                     empty = sorted((n, s) for s, n in hexmap.domes().items()
                                    if not at(state, s))
-                    c["space"] = empty[0][1] if empty else space
+                    chosen = _choice(state, "dome")
+                    c["space"] = chosen if chosen in [s for _, s in empty] else (
+                        empty[0][1] if empty else space)
                     c["down"] = False
                     events.append(Event("placed", {"char": key, "how": "outmaneuvered",
                                                    "die": 0, "roller": other(team),

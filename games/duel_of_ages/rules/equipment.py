@@ -57,10 +57,15 @@ def receive(state: State, events: Events, char: str) -> list[str]:
 
 
 def set_turn_orders(state: State, orders: list[dict[str, Any]]) -> None:
-    """DISCARD and (not yet carried out) DESTROY orders of this turn, for receive()."""
-    table: dict[str, dict[str, list[str]]] = {"discard": {}, "destroy": {}}
+    """DISCARD and (not yet carried out) DESTROY orders of this turn, for receive(), and
+    the waiting team's CHOOSE answers to the towers' questions (rules/domes.py)."""
+    table: dict[str, Any] = {"discard": {}, "destroy": {}, "choose": {}}
     for order in orders:
-        if order["op"] == "discard":
+        if order["op"] == "choose":
+            for word in ("show", "giver", "receiver", "dome"):
+                if word in order:
+                    table["choose"].setdefault(word, order[word])
+        elif order["op"] == "discard":
             table["discard"].setdefault(order["char"], []).extend(order["cards"])
         elif order["op"] == "destroy":
             table["destroy"].setdefault(order["char"], []).append(order["card"])

@@ -107,7 +107,7 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
             return events
     try:
         set_turn_orders(state, _plain(items[team], {"discard", "destroy"})
-                        + _plain(items[waiting], {"discard"}))
+                        + _plain(items[waiting], {"discard", "choose"}))
         free_actions(state, events, team,
                      _plain(items[team], {"destroy", "heal", "ride", "dismount", "use"}))
         fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))

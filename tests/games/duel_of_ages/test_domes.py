@@ -133,3 +133,50 @@ def test_outmaneuvered_goes_to_the_lowest_empty_dome():
                          [("tower/KORVATH", 6), ("tower/KORVATH", 6)])
     assert after["chars"]["KORVATH"]["space"] == "K1"
     assert kinds(events, "placed")[0]["roller"] == "Black"
+
+
+# The enemy's choices, given in advance with CHOOSE (plain, or STANDING for every turn).
+def test_the_enemy_chooses_which_cards_the_tower_of_knowledge_shows():
+    state = make({"DEX": ("White", "H3", ["SLING"]),
+                  "KORVATH": ("Black", "reserve", ["SPEAR", "WARAXE!"]),
+                  "SEVEN": ("Black", "J1", ["CARBINE", "CUTLASS"])})
+    script = [("tower/DEX", 2), ("tower/DEX", 3), ("dismissed/DEX", 4)]        # PASS: 2
+    _, events = play(state, {"White": "", "Black": "CHOOSE SHOW CUTLASS SPEAR"}, script)
+    assert kinds(events, "reveal") == [{"char": "SEVEN", "card": "CUTLASS"},
+                                       {"char": "KORVATH", "card": "SPEAR"}]
+
+
+@pytest.mark.parametrize("black, dice, giver, receiver", [
+    ("CHOOSE GIVER DEX RECEIVER SEVEN", (4, 4), "DEX", "SEVEN"),   # SQUEAK: theirs both
+    ("STANDING CHOOSE GIVER DEX RECEIVER SEVEN", (4, 4), "DEX", "SEVEN"),
+    ("CHOOSE RECEIVER DEX", (2, 3), "SEVEN", "DEX"),               # PASS: their receiver
+    ("CHOOSE GIVER DEX RECEIVER INES", (1, 1), "SEVEN", "INES"),   # AMAZE: none theirs
+])
+def test_the_enemy_chooses_at_the_tower_of_havoc(black, dice, giver, receiver):
+    state = make({"KORVATH": ("White", "G1", []), **HAVOC_ENEMY})
+    script = [("tower/KORVATH", dice[0]), ("tower/KORVATH", dice[1]),
+              ("dismissed/KORVATH", 1)]
+    _, events = play(state, {"White": "", "Black": black}, script)
+    moved = kinds(events, "havoc")[0]
+    if dice == (1, 1):
+        assert moved["giver"] == "SEVEN"     # our designed pick: the most cards
+    else:
+        assert (moved["giver"], moved["receiver"]) == (giver, receiver)
+
+
+def test_the_enemy_chooses_the_dome_of_the_outmaneuvered():
+    state = make({"KORVATH": ("White", "B9", []), "TAMSIN": ("Black", "A1", [])})
+    after, _ = play(state, {"White": "", "Black": "CHOOSE DOME K9"},
+                    [("tower/KORVATH", 6), ("tower/KORVATH", 6)])
+    assert after["chars"]["KORVATH"]["space"] == "K9"
+
+
+def test_choose_errors():
+    state = make({"DEX": ("White", "H3", []), "TAMSIN": ("Black", "A1", [])})
+    from games.core.types import OrdersInvalid
+    from games.duel_of_ages.engine import ENGINE
+    for text, message in (("CHOOSE DOME F5", "not a dome"), ("CHOOSE", "CHOOSE what"),
+                          ("CHOOSE GIVER DEX", "not on your team")):
+        with pytest.raises(OrdersInvalid) as err:
+            ENGINE.parse_orders(state, "Black", text)
+        assert message in str(err.value), text
