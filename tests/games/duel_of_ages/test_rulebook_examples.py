@@ -78,3 +78,27 @@ def test_banishment_example():
     placed = kinds(events, "placed")[0]
     assert (placed["how"], placed["roller"], placed["die"]) == ("banished", "Black", 6)
     assert after["chars"]["AMAZON"]["space"] == "A1"               # dome 1
+
+
+def test_tie_breaker_example():
+    # White has 2 survivors, Black 3: a point to Black. White leads the ancient and future
+    # labyrinths (2 points), Black the modern (1), nobody the colonial: 2 to 2, play goes
+    # on. Black defeats the future guardian: its marker joins White's, White loses that
+    # point, 1 to 2, and Black wins at once.
+    state = make({"DEX": ("White", "A3", []), "INES": ("White", "C5", []),
+                  "SEVEN": ("Black", "K8", []), "OBED": ("Black", "F9", []),
+                  "TAMSIN": ("Black", "A7", [])},
+                 active="Black", round_=11, rounds=10,
+                 labyrinths={"ancient": {"positions": {"White": 1, "Black": 2}},
+                             "future": {"positions": {"White": 1, "Black": 2}},
+                             "modern": {"positions": {"White": 2, "Black": 1}}})
+    state["sudden_death"] = True
+    deck = state["labyrinths"]["future"]["deck"]
+    deck.insert(0, deck.pop(deck.index("ROGUE_ANDROID")))
+    # SEVEN (future): Melee blue vs yellow = 5, +1 = 6; a 2 is an AMAZE
+    after, events = play(state, {"Black": "CHALLENGE SEVEN\nMOVE OBED TO F8",
+                                 "White": "HOLD DEX"},
+                         [("guardian", 1), ("guardian", 1), ("dismissed", 3)])
+    assert after["labyrinths"]["future"]["positions"] == {"White": 1, "Black": 1}
+    assert (after["over"], after["winner"]) == (True, "Black")
+    assert after["summary"] == "sudden death: 1 to 2 points (2 to 3 characters alive)"
