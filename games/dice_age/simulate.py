@@ -51,7 +51,7 @@ def play(level: int, seats: int, seed: str) -> dict[str, Any]:
         elif event.kind == "no-reaction":
             windows[event.data["window"]] += 1
         elif event.kind in ("capture", "no-capture"):
-            effects["roman numeral (capture chance)"] += 1
+            effects["roman capture"] += 1
         elif event.kind == "icon-skip":
             effects["icon (skip a turn)"] += 1
         elif event.kind == "recall":
