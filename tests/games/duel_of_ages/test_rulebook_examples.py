@@ -102,3 +102,33 @@ def test_tie_breaker_example():
     assert after["labyrinths"]["future"]["positions"] == {"White": 1, "Black": 1}
     assert (after["over"], after["winner"]) == (True, "Black")
     assert after["summary"] == "sudden death: 1 to 2 points (2 to 3 characters alive)"
+
+
+def test_movement_example():
+    # Six characters with Speed 6, on our field (which has no tunnel entrance in a
+    # building and no swamp beside a tower, so B and D keep their point, not their
+    # exact terrain):
+    # A: building 3, clear 1, down 1, one tunnel space 1 = 6.
+    # B: one tunnel space 1, up 1 (coming up costs 1 whatever the surface).
+    # C: two waters 2 + 2, then a building (3) is too dear with 2 left.
+    # D: clear 1, tower 1: a tower ends the move at once.
+    # E: no order, no move.  F: starts in a dome and must leave it.
+    state = make({"INES": ("White", "G7", []), "PSION": ("White", "I6/t", []),
+                  "MUSKETEER": ("White", "E8", []), "MERCENARY": ("White", "F3", []),
+                  "ENVOY": ("White", "C3", []), "TROOPER": ("White", "A1", [])})
+    after, events = play(state, {"White": "MOVE INES TO H8 I8 DOWN I7\n"
+                                          "MOVE PSION TO I5 UP\n"
+                                          "MOVE MUSKETEER TO F7 F8 G8\n"
+                                          "MOVE MERCENARY TO G3 H3 I3"},
+                         [("tower", 6), ("tower", 6), ("banished", 1)])  # D must challenge it
+    where = {k: (c["space"], c["down"]) for k, c in after["chars"].items()
+             if c["status"] == "map"}
+    moves = {m["char"]: m for m in kinds(events, "move")}
+    assert where["INES"] == ("I7", True) and moves["INES"]["stop"] is None
+    assert where["PSION"] == ("I5", False)
+    assert where["MUSKETEER"] == ("F8", False)
+    assert moves["MUSKETEER"]["stop"] == "out of move points"
+    assert moves["MERCENARY"]["path"] == ["G3", "H3"]
+    assert moves["MERCENARY"]["stop"] == "a tower ends movement"
+    assert where["ENVOY"] == ("C3", False) and "ENVOY" not in moves
+    assert where["TROOPER"][0] != "A1" and moves["TROOPER"]["stop"] == "had to leave the dome"
