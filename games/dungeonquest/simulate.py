@@ -3,7 +3,8 @@
 
 The bot plays as a player after treasure would: it heads for the treasure chamber as long
 as its sum (turns to the chamber, one turn of looting, turns home, one turn of slack)
-fits before sunset, loots twice, then walks to the nearest tower and LEAVEs. On the way
+fits before sunset, loots twice, then walks to the nearest tower and LEAVEs; when the
+chamber is out of reach it searches the rooms on its way out while time allows. On the way
 it never crosses a known bottomless pit unless nimble (or it is the only way), passes
 through towers instead of stepping out by mistake, searches when walled in and steps out
 and back when a room is searched out. It fights what it meets (escaping champions when
@@ -70,7 +71,8 @@ def chamber_in_reach(state: State, seat: str, left: int, margin: int) -> bool:
     return turns_for(there) + 1 + turns_for(back) + margin <= left
 
 
-def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 1) -> str:
+def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 1,
+               scavenge: bool = True) -> str:
     ch = state["chars"][seat]
     if state.get("picking"):  # the hero this seat would get by default: no contest
         return f"HERO {ch['hero'].upper()}"
@@ -109,6 +111,10 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 1)
             lines.append("RETREAT")  # only the nimble leap pits
         return "\n".join(lines)
     lines.append(f"DESTINATION {goal}")
+    if heading_home and not looted and scavenge and ch["life"] > 6 and \
+            dist + margin + 3 < left and here not in UNSEARCHABLE and ch["searches"] < 2:
+        lines.append("SEARCH")  # the chamber is out of reach: search the rooms on the way out
+        return "\n".join(lines)
     lines.append(step_toward(state, seat, goal))
     return "\n".join(lines)
 
