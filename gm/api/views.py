@@ -173,8 +173,29 @@ def orders(request: Request, pk: int) -> Response:
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def reports(request: Request, pk: int) -> Response:
-    """Every published report: public, plus mine (the GM gets the full one)."""
-    return Response(actions.reports_for(_game(pk), request.user))
+    """Published reports, oldest first: public, plus mine (the GM gets the full one).
+
+    Paginated by turn number: `?after=N` starts after turn N, `?limit=` (1-100, default
+    50) caps the page; a `Link: <...>; rel="next"` header names the next page."""
+    try:
+        after = int(request.query_params.get("after", 0))
+        limit = int(request.query_params.get("limit", REPORTS_PAGE))
+    except ValueError:
+        return Response({"detail": "after and limit must be whole numbers"},
+                        status=status.HTTP_400_BAD_REQUEST)
+    if after < 0 or not 1 <= limit <= 100:
+        return Response({"detail": "after must be 0 or more and limit 1 to 100"},
+                        status=status.HTTP_400_BAD_REQUEST)
+    page = actions.reports_for(_game(pk), request.user, after=after, limit=limit + 1)
+    resp = Response(page[:limit])
+    if len(page) > limit:
+        nxt = request.build_absolute_uri(
+            f"{request.path}?after={page[limit - 1]['turn']}&limit={limit}")
+        resp["Link"] = f'<{nxt}>; rel="next"'
+    return resp
+
+
+REPORTS_PAGE = 50
 
 
 @extend_schema(responses={200: ANY, 404: s.DetailSerializer}, operation_id="games_report_one")

@@ -546,12 +546,19 @@ def setup_report(game: Game, viewer: str | None) -> str:
     return engine_for(game).report(events, viewer)
 
 
-def reports_for(game: Game, user, number: int | None = None) -> list[dict[str, Any]]:
-    """Published reports: public plus the reader's own (or the GM's full one)."""
+def reports_for(game: Game, user, number: int | None = None, *, after: int = 0,
+                limit: int | None = None) -> list[dict[str, Any]]:
+    """Published reports: public plus the reader's own (or the GM's full one).
+
+    `after`/`limit` page through them by turn number (the API's ?after=&limit=)."""
     viewer = viewer_for(game, user)
     records = game.records.filter(superseded=False, published=True).order_by("number")
     if number is not None:
         records = records.filter(number=number)
+    if after:
+        records = records.filter(number__gt=after)
+    if limit is not None:
+        records = records[:limit]
     out = []
     for record in records.prefetch_related("reports"):
         by_audience = {r.audience: r for r in record.reports.all()}

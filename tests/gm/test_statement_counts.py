@@ -1,0 +1,90 @@
+"""Statement counts of the game page, the game API and an order POST, pinned.
+
+Django's assertNumQueries counts every statement (SAVEPOINTs included). Each page is read
+after one turn and again after several: the count must not grow with the game's length
+(no query per turn, post or seat). A change that adds a statement must change the pin
+here on purpose, with the reason in its commit.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.core import registry
+from gm.accounts import tokens
+from gm.play import actions
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(game, turns: int, on_commit) -> None:
+    engine = registry.get(game.ruleset)
+    for _ in range(turns):
+        game.refresh_from_db()
+        turn = game.current_turn()
+        state = engine.from_json(game.state)
+        with on_commit():
+            for seat in game.seats.filter(name__in=turn.owing):
+                actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text
+                                      or "")
+
+
+def _api(user) -> APIClient:
+    client = APIClient()
+    _token, key = tokens.issue(user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return client
+
+
+# Pinned counts (statements per request; see the module docstring).
+GAME_PAGE = 40       # a seated player's game page (session auth)
+GAME_API = 11        # GET /api/games/<id>/ with a token
+REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
+ORDER_POST = 11      # POST /api/games/<id>/orders/ with a token, turn stays open
+
+
+@pytest.mark.parametrize("turns", [2, 6])
+def test_game_page_and_api_do_not_grow_with_the_game(turns, make_game, players,
+                                                     django_assert_num_queries, client,
+                                                     on_commit):
+    game = make_game("combat_dice", 2, process_early=True)
+    _play(game, turns, on_commit)
+    api = _api(players[0])
+    client.force_login(players[0])
+    client.get(f"/games/{game.pk}/")  # the first visit records it (not counted)
+    api.get(f"/api/games/{game.pk}/")  # the token's first use is recorded (not counted)
+    with django_assert_num_queries(GAME_PAGE):
+        assert client.get(f"/games/{game.pk}/").status_code == 200
+    with django_assert_num_queries(GAME_API):
+        assert api.get(f"/api/games/{game.pk}/").status_code == 200
+    with django_assert_num_queries(REPORTS_API):
+        page = api.get(f"/api/games/{game.pk}/reports/")
+    assert [r["turn"] for r in page.json()] == list(range(1, turns + 1))
+
+
+def test_reports_are_paginated_by_turn(make_game, players, on_commit):
+    game = make_game("combat_dice", 2, process_early=True)
+    _play(game, 5, on_commit)
+    api = _api(players[0])
+    first = api.get(f"/api/games/{game.pk}/reports/?limit=2")
+    assert [r["turn"] for r in first.json()] == [1, 2]
+    assert first["Link"].endswith(f'/api/games/{game.pk}/reports/?after=2&limit=2>; rel="next"')
+    last = api.get(f"/api/games/{game.pk}/reports/?after=4&limit=2")
+    assert [r["turn"] for r in last.json()] == [5] and not last.has_header("Link")
+    assert "mine" in last.json()[0]
+    for bad in ("limit=0", "limit=101", "after=-1", "after=x"):
+        resp = api.get(f"/api/games/{game.pk}/reports/?{bad}")
+        assert resp.status_code == 400 and "limit" in resp.json()["detail"]
+
+
+def test_an_order_post_has_a_fixed_statement_count(make_game, players,
+                                                    django_assert_num_queries):
+    game = make_game("combat_dice", 2, process_early=True)
+    api = _api(players[0])
+    engine = registry.get(game.ruleset)
+    text = engine.default_orders(engine.from_json(game.state), "P1").text or ""
+    api.get(f"/api/games/{game.pk}/")  # the token's first use is recorded (not counted)
+    with django_assert_num_queries(ORDER_POST):
+        resp = api.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+    assert resp.status_code == 201, resp.content
