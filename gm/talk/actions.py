@@ -81,7 +81,7 @@ def send(game: Game, user, recipient: str, text: str) -> Message:
 def _notify(game: Game, message: Message) -> None:
     """Mail the recipient (the seat's player, or the GM) through the mail outbox."""
     try:
-        from gm.mail import outbox
+        from gm.mail import outbox, prefs
     except ImportError:  # the mail app is optional
         return
     if message.recipient == GM_END:
@@ -91,7 +91,7 @@ def _notify(game: Game, message: Message) -> None:
         users = [seat.user] if seat and seat.user else []
     link = f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/#press"
     for user in users:
-        if not user.email:
+        if not user.email or not prefs.wants(user, "press"):  # confirmed addresses only
             continue
         outbox.enqueue(
             key=f"press/{message.pk}/{user.pk}", kind="press", to=user.email, user=user,

@@ -276,6 +276,10 @@ def test_press_is_private_between_seats_and_visible_to_the_gm(gm_user, players):
     mail = Outbox.objects.get(kind="press")
     assert mail.to == "bob@example.org" and "press from P1" in mail.subject
     assert "Ally with me?" in mail.body_text and f"/games/{game.pk}/#press" in mail.body_text
+    from gm.accounts.models import Profile
+    Profile.objects.update_or_create(user=players[0], defaults={"email_confirmed": False})
+    bob.post(f"/games/{game.pk}/press/", {"recipient": "P1", "text": "Maybe."})
+    assert not Outbox.objects.filter(kind="press", to="alice@example.org").exists()
 
 
 def test_lobby_marks_unread_reports_posts_and_press(gm_user, players, on_commit):
