@@ -248,7 +248,8 @@ def cheapest_path(start: str, goal: str, costs: dict[str, int] | None = None
     `costs` overrides what some terrain costs this mover (special movement)."""
     if start == goal:
         return []
-    return _cheapest(start, goal, tuple(sorted((costs or {}).items())))
+    route = _cheapest(start, goal, tuple(sorted((costs or {}).items())))
+    return None if route is None else list(route)  # the cached list stays untouched
 
 
 @map_cache

@@ -13,7 +13,7 @@ from ..state import SEATS, State, alive, on_map, other, with_me
 from . import abilities, build, labyrinth, victory
 from .combat import Events, lose_card, reveal
 from .domes import adventure, reinforce
-from .equipment import set_turn_orders
+from .equipment import receive, set_turn_orders
 from .fire import condition_holds, fire_phase, opfire_phase
 from .melee import melee_phase
 from .movement import move_phase
@@ -155,6 +155,7 @@ def free_actions(state: State, events: Events, team: str, orders: list[dict[str,
             if any(e["card"] == order["card"] for e in c["cards"]):
                 state["turn_orders"]["destroy"][key].remove(order["card"])
                 lose_card(state, events, key, order["card"], "destroyed")
+                receive(state, events, key)  # a pack destroyed: the limit bites again
         elif order["op"] == "use":
             card = _usable(state, key, "gadget", order.get("with"))
             if card:

@@ -208,3 +208,15 @@ def test_forty_guardians_ten_per_age_with_the_sphinx():
                                                                      "FAIL", "FOPP")
                for e in g[lv]}
     assert effects == {"defeated", "draw", "lose", "heal", "dismissed", "banished"}
+
+
+def test_destroying_the_pack_brings_the_limit_back():
+    # HOLLIS carries six thanks to the Rucksack; without it four is the limit again
+    state = make({"HOLLIS": ("White", "D8", ["RUCKSACK!", "SLING", "TONIC", "SPEAR", "HERBS",
+                                             "CUTLASS"])})
+    after, events = play(state, {"White": "DISCARD HOLLIS TONIC\nDESTROY HOLLIS RUCKSACK"},
+                         [])
+    assert [e["card"] for e in after["chars"]["HOLLIS"]["cards"]] == [
+        "SLING", "SPEAR", "HERBS", "CUTLASS"]
+    assert [(e["card"], e["why"]) for e in kinds(events, "card_lost")] == [
+        ("RUCKSACK", "destroyed"), ("TONIC", "over the limit")]
