@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from games.core.canonical import clone
 from games.core.engine import Engine, Option, Pick, State
 from games.core.rng import RngBase
-from games.core.types import Decision, Event, Orders
+from games.core.types import Decision, Event, Orders, OrdersInvalid
 
 from . import board as board_svg
 from . import bots, hexmap
@@ -99,7 +99,7 @@ class DuelOfAgesEngine(Engine):
                             "enter each turn; REINFORCE picks which.",
                     "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
                     "example": "\n".join(
-                        ([f"MOVE {mine[0]} TO F5"] if mine else []) +
+                        _move_example(state, seat, mine) +
                         [f"REINFORCE {k}" for k in chars(state, seat, "reserve")[:1]])}
         return {"title": f"Team {seat}: opportunity fire and melee",
                 "help": "Your characters may shoot at enemies who move this turn.",
@@ -214,3 +214,20 @@ def _to_seats(state: State, events: list[Event]) -> list[Event]:
 
 
 ENGINE = DuelOfAgesEngine()
+
+
+def _move_example(state: State, colour: str, mine: list[str]) -> list[str]:
+    """A MOVE the order form can show as it is: the first neighbouring space that the
+    order parser accepts for the team's first character (a fixed space such as F5 may be
+    out of reach or cut off by tunnels and walls); HOLD when no step parses."""
+    if not mine:
+        return []
+    first = mine[0]
+    for space in hexmap.neighbours(state["chars"][first]["space"]):
+        line = f"MOVE {first} TO {space}"
+        try:
+            parse(state, colour, line)
+        except OrdersInvalid:
+            continue
+        return [line]
+    return [f"HOLD {first}"]

@@ -22,9 +22,7 @@ ENGINES = sorted(n for n in registry.engines() if n != "tally")
 SEEDS = range(3)
 MAX_TURNS = 150
 # Engine prompt examples that do not parse in some states (reported to the game helpers).
-KNOWN_BAD_EXAMPLES = {
-    "duel_of_ages": "MOVE <character> TO F5 is refused when F5 cannot be reached (tunnels)",
-}
+KNOWN_BAD_EXAMPLES: dict[str, str] = {}
 
 
 def _walk(name: str):
