@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(round_(f"set-based, {args.idle} idle games", due, sweep.sweep, broker,
                            queue))
         publish = sweep.publish_resolves
-        sweep.publish_resolves = lambda ids: None
+        sweep.publish_resolves = lambda ids, timed=(): None
         rows.append(round_("  of which the claim alone (nothing queued)", due, sweep.sweep,
                            broker, queue))
         sweep.publish_resolves = publish

@@ -148,13 +148,14 @@ def resolve_at_deadline(turn_id: int) -> bool:
     if not Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
                                deadline__lte=now).update(status=Turn.Status.DUE,
                                                          claimed_at=now):
-        later = (Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
-                                     deadline__gt=now).values_list("deadline", flat=True)
-                 .first())
-        if later is not None and later - now <= lookahead():
-            publish_resolves((), [(turn_id, later)])
-        if later is not None:
+        row = (Turn.objects.filter(pk=turn_id, superseded=False)
+               .values_list("status", "deadline").first())
+        if row is None or row[0] != Turn.Status.DUE:  # resolved, set aside, or not due
+            if row is not None and row[0] == Turn.Status.OPEN and row[1] is not None \
+                    and row[1] - now <= lookahead():
+                publish_resolves((), [(turn_id, row[1])])
             return False
+        # claimed by someone else and not resolved yet: resolving here is still once only
     return actions.resolve_turn(turn_id)
 
 

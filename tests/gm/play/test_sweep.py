@@ -110,3 +110,12 @@ def test_a_set_aside_turn_is_not_resolved_at_its_deadline(make_game):
                                            superseded=True)
     assert sweep.resolve_at_deadline(turn.pk) is False
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
+
+
+def test_the_deadline_task_resolves_a_turn_claimed_but_not_resolved(make_game):
+    turn = _games(make_game, 1)[0]
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.DUE,
+                                           deadline=timezone.now() - timedelta(seconds=1))
+    assert sweep.resolve_at_deadline(turn.pk) is True  # the sweep's task then does nothing
+    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVED
