@@ -36,9 +36,9 @@ from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import greetings, mime, outbox, replies
+from . import greetings, mime, outbox, press, replies
 from .bodytext import is_forward_subject, strip_reply
-from .models import InboundMessage, Outbox, Outcome
+from .models import InboundMessage, Kind, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
 log = logging.getLogger(__name__)
@@ -204,6 +204,10 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         if not sender_allowed(seat, mail.sender):
             return _Verdict(Outcome.WRONG_SENDER, f"{mail.sender} may not order for {seat}",
                             seat, context={"sender": mail.sender})
+        thread = thread_of(mail, seat)
+        if thread.press_id is not None and no_text is None:
+            outcome, detail, context = press.answer(seat, thread.press_id, found.text)
+            return _Verdict(outcome, detail, seat, context=context)
         game = seat.game
         if game.status == Game.Status.FINISHED:
             return _Verdict(Outcome.FINISHED, "game over", seat,
@@ -214,7 +218,7 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
                                 "as orders", seat, context={"forwarded": True})
             no_text.seat = seat
             return no_text
-        turn_number = referred_turn(mail, seat)
+        turn_number = thread.turn_number
     with timer("strip"):
         stripped = strip_reply(found.text)
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
@@ -260,27 +264,41 @@ def _vocabulary_hint(engine: Any) -> str:
     return ", ".join(sorted(vocab.keywords)) if vocab is not None else ""
 
 
-def referred_turn(mail: mime.Mail, seat: Seat) -> int | None:
-    """The number of the turn this mail answers, or None to read it for the open turn.
+@dataclass
+class Thread:
+    """What the newest of our own mails in a message's thread makes of it."""
+
+    turn_number: int | None = None  # the turn it answers (None: the open turn)
+    press_id: int | None = None  # the press message it answers (gm.mail.press)
+
+
+def thread_of(mail: mime.Mail, seat: Seat) -> Thread:
+    """Which turn, or which press message, this mail answers.
 
     The newest of our own mails in its thread decides (In-Reply-To first, then
     References from the newest): a turn notice or reminder of this game names its turn,
-    and so does the receipt of accepted orders; anything else of ours (a refusal, a
-    report) names no turn. No mail of ours in the thread: the open turn. References
-    that cannot be ours (another domain) cost no query.
+    and so does the receipt of accepted orders; a press mail sent to this seat's player
+    makes the mail a press reply; anything else of ours (a refusal, a report) names no
+    turn. No mail of ours in the thread: the open turn. References that cannot be ours
+    (another domain) cost no query; ours cost one.
     """
     domain = "@" + str(getattr(settings, "GM_MAIL_DOMAIN", "localhost")).lower() + ">"
     ours = [r for r in reversed(mail.references) if r.lower().endswith(domain)][:20]
     if not ours:
-        return None
-    rows = {mid: (game_id, number) for mid, game_id, number in
+        return Thread()
+    rows = {mid: rest for mid, *rest in
             Outbox.objects.filter(message_id__in=ours)
-            .values_list("message_id", "turn__game_id", "turn__number")}
+            .values_list("message_id", "kind", "key", "user_id", "turn__game_id",
+                         "turn__number")}
     for ref in ours:
         if ref in rows:
-            game_id, number = rows[ref]
-            return number if game_id == seat.game_id else None
-    return None
+            kind, key, user_id, game_id, number = rows[ref]
+            if kind == Kind.PRESS:
+                press_id = press.message_of_key(key)
+                mine = user_id is not None and user_id == seat.user_id
+                return Thread(press_id=press_id if mine else None)
+            return Thread(turn_number=number if game_id == seat.game_id else None)
+    return Thread()
 
 
 def _current(game: Game, seat: Seat) -> Submission | None:

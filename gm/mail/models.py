@@ -30,6 +30,7 @@ class Outcome(models.TextChoices):
     UNDECODABLE = "undecodable", "charset could not be decoded"
     LOOP = "loop", "automatic or list mail, ignored"
     ERROR = "error", "failed every attempt; kept for the operator"
+    PRESS = "press", "reply to press, posted as a private message"
 
 
 class InboundMessage(models.Model):
@@ -73,6 +74,7 @@ class Kind(models.TextChoices):
     REMINDER = "reminder", "deadline reminders"
     REPORT = "report", "turn reports"
     GAME_OVER = "game_over", "game over"
+    PRESS = "press", "private messages (press) from other seats or the GM"
 
 
 class Outbox(models.Model):

@@ -43,6 +43,7 @@ _SUBJECTS = {
     Outcome.EMPTY: "no orders found",
     Outcome.NO_TEXT: "no readable text",
     Outcome.TOO_LARGE: "message too large",
+    Outcome.PRESS: "private message posted",
 }
 
 
@@ -136,7 +137,8 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         return None, why_not
     limit = rate_limit()[0]
     wanted, recent = _wants_and_recent(user, to, seat)
-    if outcome == Outcome.ACCEPTED and user is not None and not wanted:
+    receipt = outcome in (Outcome.ACCEPTED, Outcome.PRESS)  # the switchable answers
+    if receipt and user is not None and not wanted:
         return None, "preference"
     if recent >= limit:
         return None, "rate limit"
@@ -159,13 +161,15 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         ctx["game_url"] = compose.game_url(seat.game)
     if sub is not None:
         ctx["orders"] = Orders.from_json(sub.orders).text.splitlines()
+    if context.get("press") is not None:
+        ctx["press_lines"] = context["press"].markdown.splitlines()
     prev = context.get("previous")
     if prev is not None:
         ctx["previous_orders"] = Orders.from_json(prev.orders).text.splitlines()
     ctx["rest_lines"] = _quote(context.get("rest", ""))
     ctx["skipped"] = context.get("skipped") or []
     text = compose.render("reply.txt", ctx)
-    if user is not None and outcome == Outcome.ACCEPTED:
+    if user is not None and receipt:
         text += compose.footer("replies to your orders", unsubscribe)
     elif "List-Unsubscribe" in headers:  # errors always go: nothing to unsubscribe from
         del headers["List-Unsubscribe"]

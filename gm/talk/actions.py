@@ -16,7 +16,7 @@ from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from gm.play.errors import ActionError, NotAllowed
-from gm.play.models import Game, Post
+from gm.play.models import Game, Post, Seat
 from gm.play.rendering import render_markdown
 
 from .models import GM_END, LastSeen, Message
@@ -62,42 +62,74 @@ def send(game: Game, user, recipient: str, text: str) -> Message:
     mine = my_end(game, user)
     if mine is None:
         raise NotAllowed("only the game's players and GM can send press")
+    return post(game, user, mine, recipient, text, recipients_for(game, user))
+
+
+def send_from_seat(seat: Seat, recipient: str, text: str) -> Message:
+    """Press written by a seat without a web session: a reply by mail to press mail,
+    routed to the seat by its token and checked like orders (gm.mail.press)."""
+    game = seat.game
+    allowed = [s for s in game.seats.order_by("id").values_list("name", flat=True)
+               if s != seat.name] + [GM_END]
+    return post(game, seat.user, seat.name, recipient, text, allowed)
+
+
+def post(game: Game, author, mine: str, recipient: str, text: str,
+         allowed: list[str]) -> Message:
+    """The one place press is checked, stored and mailed (web and mail alike)."""
     if not text.strip():
         raise ActionError("a message cannot be empty")
     if len(text) > MAX_CHARS:
         raise ActionError(f"a message can be at most {MAX_CHARS} characters")
-    allowed = recipients_for(game, user)
     if recipient not in allowed:
         raise ActionError(f"you cannot write to {recipient!r}; choose one of: "
                           f"{', '.join(allowed) or 'nobody'}")
     turn = game.current_turn()
     message = Message.objects.create(
-        game=game, author=user, sender=mine, recipient=recipient, markdown=text,
+        game=game, author=author, sender=mine, recipient=recipient, markdown=text,
         html=render_markdown(text), turn_number=turn.number if turn else None)
     _notify(game, message)
     return message
 
 
+def press_key(message_pk: int, user_pk: int) -> str:
+    """The outbox key of a press mail; gm.mail.press.message_of_key reads it back."""
+    return f"press/{message_pk}/{user_pk}"
+
+
 def _notify(game: Game, message: Message) -> None:
-    """Mail the recipient (the seat's player, or the GM) through the mail outbox."""
+    """Mail the recipient (the seat's player, or the GM) through the mail outbox.
+
+    A seat's mail carries the seat's reply address as Reply-To: replying to it posts
+    press back to the sender (gm.mail.press). The GM has no seat address and answers
+    on the game page."""
     try:
-        from gm.mail import outbox, prefs
+        from gm.mail import compose, outbox, prefs
+        from gm.mail.models import Kind
     except ImportError:  # the mail app is optional
         return
+    seat = None
     if message.recipient == GM_END:
         users = [game.gm]
     else:
         seat = game.seats.filter(name=message.recipient).select_related("user").first()
         users = [seat.user] if seat and seat.user else []
     link = f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/#press"
+    title = compose.header_value(game.title, 120)
     for user in users:
-        if not user.email or not prefs.wants(user, "press"):  # confirmed addresses only
+        if not user.email or not prefs.wants(user, Kind.PRESS):  # confirmed addresses only
             continue
+        headers, unsubscribe = compose.headers_for(Kind.PRESS, user)
+        how = (f"Reply to this mail to answer {message.sender} privately (write above the "
+               f"quote), or answer on the game page: {link}" if seat is not None
+               else f"Answer on the game page: {link}")
         outbox.enqueue(
-            key=f"press/{message.pk}/{user.pk}", kind="press", to=user.email, user=user,
-            subject=f"[{game.title}] press from {message.sender}",
+            key=press_key(message.pk, user.pk), kind=Kind.PRESS, to=user.email, user=user,
+            subject=compose.header_value(f"[{title}] press from {message.sender}"),
+            headers=headers, reply_to=seat.reply_address if seat is not None else "",
             text=(f"{message.sender} writes to {message.recipient} in {game.title}:\n\n"
-                  f"{message.markdown}\n\nAnswer on the game page: {link}\n"))
+                  f"{message.markdown}\n\n{how}\n"
+                  + compose.footer(Kind.PRESS.label, unsubscribe)))
 
 
 # --- unread markers --------------------------------------------------------------------
