@@ -115,7 +115,7 @@ def test_preferences_page(tally_game, client, players):
                                        "receipt": "on"})
     assert prefs.prefs_for(players[1]) == {"receipt": True, "turn_opened": True,
                                            "reminder": False, "report": True,
-                                           "game_over": True}
+                                           "game_over": True, "press": False}
 
 
 def test_reminders_only_to_seats_without_orders_once(tally_game, on_commit, mailoutbox,
