@@ -220,3 +220,19 @@ def test_page_height_does_not_grow_with_every_report(live_server, page, gm_user,
     after_five = page.evaluate("document.documentElement.scrollHeight")
     assert page.locator(".report").count() == 1
     assert after_five - after_one < 4 * 60, (after_one, after_five)  # a thread line per turn
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+def test_new_game_checkboxes_sit_beside_their_labels(live_server, open_page, gm_user, width):
+    """A checkbox alone on a line above its label reads as an unlabelled box."""
+    base = live_server.url
+    page = open_page(width)
+    login(page, base, gm_user.username)
+    page.goto(f"{base}/games/new/combat_dice/")
+    for name in ("process_early", "hold_for_review"):
+        box = page.locator(f"input[type=checkbox][name={name}]")
+        label = page.locator(f"label[for={box.get_attribute('id')}]")
+        b, lab = box.bounding_box(), label.bounding_box()
+        assert abs((b["y"] + b["height"] / 2) - (lab["y"] + lab["height"] / 2)) < lab["height"], name
+        first_line = label.evaluate("el => el.getClientRects()[0].left")
+        assert first_line > b["x"] + b["width"] - 1, name

@@ -55,3 +55,11 @@ def shift_headings(html: str, by: int = 2) -> str:
     def move(match: re.Match) -> str:
         return f"<{match.group(1)}h{min(6, int(match.group(2)) + int(by))}"
     return mark_safe(_HEADING.sub(move, str(html or "")))  # input is already sanitised HTML
+
+
+@register.filter
+def seat_range(engine: Any) -> str:
+    """'2 players' or '1–4 players': a range whose ends agree reads as one number."""
+    low, high = engine.min_seats, engine.max_seats
+    count = f"{low}" if low == high else f"{low}–{high}"
+    return f"{count} player" if count == "1" else f"{count} players"

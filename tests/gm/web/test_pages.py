@@ -394,3 +394,21 @@ def test_one_turn_number_on_the_page_and_the_games_own_count_named_once(make_gam
     assert '<strong id="prompt-title">Orders for turn 2</strong>' in page
     assert "calls this its combat turn 1" in page
     assert "After combat turn" not in page and "Before the first combat turn" in page  # board
+
+
+def test_seat_counts_read_as_one_number_when_the_range_is_fixed():
+    """A two-seat game says '2 players', never '2–2 players'; a range stays a range."""
+    c = _client()
+    for path in ("/rules/", "/", "/rules/duelists/"):
+        page = _text(c.get(path))
+        assert "2–2 players" not in page, path
+    index = _text(c.get("/rules/"))
+    assert re.search(r">Duelists</a> \(2 players\)", index)
+    assert re.search(r">Dungeonquest \(PBEM edition\)</a> \(1–4 players\)", index)
+    assert "2 players; ruleset name" in _text(c.get("/rules/duelists/"))
+
+
+def test_new_game_page_gives_the_seat_count_once(gm_user):
+    page = _text(_client(gm_user).get("/games/new/duelists/"))
+    assert "· 2 players</p>" in page and "2–2" not in page
+    assert "2–2" not in _text(_client(gm_user).get("/games/new/"))
