@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import BooleanField, ExpressionWrapper, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -458,8 +460,9 @@ def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission
     engine = engine_for(game)
     with transaction.atomic():
         turn = _open_turn_for(game, seat, for_update=True, turn_number=turn_number)
-        state = engine.from_json(Game.objects.values_list("state", flat=True).get(pk=game.pk))
-        orders = engine.parse_orders(state, seat.name, text)  # raises OrdersInvalid
+        stored = Game.objects.values_list("state", flat=True).get(pk=game.pk)
+        with stored_state(game, "read"):
+            orders = engine.parse_orders(engine.from_json(stored), seat.name, text)
         sub = new_version(turn, seat, text, orders.to_json(), orders.receipt, source, author)
         maybe_due_early(turn.game, turn)
         _send(signals.orders_received, submission=sub)
@@ -490,7 +493,8 @@ def check_orders(game: Game, seat: Seat, text: str) -> Orders:
     """Parse without storing (for previews); raises OrdersInvalid."""
     limits.check_order_text(text)
     engine = engine_for(game)
-    return engine.parse_orders(engine.from_json(game.state), seat.name, text)
+    with stored_state(game, "read"):
+        return engine.parse_orders(engine.from_json(game.state), seat.name, text)
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -513,19 +517,34 @@ class StateUnreadable(ActionError):
     status = 503
 
 
+@contextmanager
+def stored_state(game: Game, doing: str = "shown") -> Iterator[None]:
+    """Engine calls on a game's stored state: a failure that is not the engine's own
+    verdict (OrdersInvalid) or an action's refusal becomes StateUnreadable, logged, so
+    no page, API answer or mail reply is a 500. A database error stays itself (an
+    outage has its own 503)."""
+    try:
+        yield
+    except (ActionError, OrdersInvalid, DatabaseError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - any engine failure on stored data
+        log.exception("game %s: the stored state cannot be %s", game.pk, doing)
+        raise StateUnreadable(
+            f"this game's stored state cannot be {doing} just now ({type(exc).__name__}); "
+            "its GM can amend the state or roll the game back") from exc
+
+
 def view_for(game: Game, user) -> dict[str, Any] | None:
     viewer = viewer_for(game, user)
     state = published_state(game, viewer)
-    if state is None:
-        return None
+    return None if state is None else view_of(game, state, viewer)
+
+
+def view_of(game: Game, state: Any, viewer: str | None) -> dict[str, Any]:
+    """`viewer`'s view of a stored state (the current one or a past turn's)."""
     engine = engine_for(game)
-    try:
+    with stored_state(game):
         return engine.view(engine.from_json(state), viewer)
-    except Exception as exc:  # noqa: BLE001 - any engine failure on stored data
-        log.exception("game %s: the stored state cannot be viewed", game.pk)
-        raise StateUnreadable(
-            f"this game's stored state cannot be shown just now ({type(exc).__name__}); "
-            "its GM can amend the state or roll the game back") from exc
 
 
 def published_state(game: Game, viewer: str | None) -> Any:
@@ -542,8 +561,9 @@ def published_state(game: Game, viewer: str | None) -> Any:
 def setup_report(game: Game, viewer: str | None) -> str:
     if not game.setup_record:
         return ""
-    events = [Event.from_json(e) for e in game.setup_record.get("events", [])]
-    return engine_for(game).report(events, viewer)
+    with stored_state(game):
+        events = [Event.from_json(e) for e in game.setup_record.get("events", [])]
+        return engine_for(game).report(events, viewer)
 
 
 def reports_for(game: Game, user, number: int | None = None, *, after: int = 0,

@@ -34,7 +34,7 @@ def turn_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         state = record.state_after
         entries = actions.reports_for(game, request.user, number)
         report = entries[0] if entries else None
-    view = engine.view(engine.from_json(state), viewer) if state is not None else None
+    view = actions.view_of(game, state, viewer) if state is not None else None
     board = engine.board(view) if view is not None else None
     index = [0, *numbers]
     at = index.index(number)

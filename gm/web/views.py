@@ -355,6 +355,8 @@ def preview_json(request: HttpRequest, pk: int) -> JsonResponse:
     except OrdersInvalid as exc:
         return JsonResponse({"ok": False, "orders": exc.accepted,
                              "errors": [e.to_json() for e in exc.errors]})
+    except ActionError as exc:  # an order text over the limit, a state that cannot be read
+        return JsonResponse({"detail": exc.message}, status=exc.status)
     return JsonResponse({"ok": True, "orders": orders.text.splitlines(), "errors": [],
                          "conditional": bool(re.search(r"\bIF\b", orders.text))})
 
