@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -143,11 +144,20 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
     engine = actions.engine_for(game)
     seat = game.seat_of(request.user)
+    seats = list(game.seats.select_related("user").order_by("id"))
+    capacity = actions.seat_capacity(game)
+    barred = _gm_barred(game, engine, request.user)
     return render(request, "web/invite.html", {
-        "game": game, "engine": engine, "seat": seat,
-        "seats": game.seats.select_related("user").order_by("id"),
-        "capacity": actions.seat_capacity(game),
-        "can_join": game.status == Game.Status.OPEN and seat is None})
+        "game": game, "engine": engine, "seat": seat, "seats": seats, "capacity": capacity,
+        "gm_barred": barred,
+        "can_join": (game.status == Game.Status.OPEN and seat is None and not barred
+                     and len(seats) < capacity)})
+
+
+def _gm_barred(game: Game, engine: Any, user: Any) -> bool:
+    """A GM of a game that hides anything sees it all, so is never offered a seat
+    (gm.play.actions.join_game refuses it too; the button would only lead to that refusal)."""
+    return bool(engine.hidden_information) and game.is_gm(user)
 
 
 @login_required
@@ -249,7 +259,8 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "press": list(talk.visible(game, request.user)),
         "press_form": PressForm(recipients) if recipients else None,
         "can_join": (request.user.is_authenticated and game.status == Game.Status.OPEN
-                     and seat is None and len(summary["seats"]) < summary["capacity"]),
+                     and seat is None and len(summary["seats"]) < summary["capacity"]
+                     and not _gm_barred(game, engine, request.user)),
         "my_reply_address": seat.reply_address if seat else None,
         "deadline": deadline_context(request, turn["deadline"]) if turn else {},
         "zone_chosen": bool(zone_name_of(request.user)),

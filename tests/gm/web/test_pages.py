@@ -412,3 +412,25 @@ def test_new_game_page_gives_the_seat_count_once(gm_user):
     page = _text(_client(gm_user).get("/games/new/duelists/"))
     assert "· 2 players</p>" in page and "2–2" not in page
     assert "2–2" not in _text(_client(gm_user).get("/games/new/"))
+
+
+def test_gm_of_a_hidden_information_game_is_not_offered_a_seat(gm_user, players):
+    """The join button would only lead to the refusal: the GM sees every hidden card."""
+    game = actions.create_game(gm_user, ruleset="dice_age", title="Hidden, room left")
+    actions.join_game(game, players[0])
+    gm = _client(gm_user)
+    assert 'id="join"' not in _text(gm.get(f"/games/{game.pk}/"))
+    invite = unescape(_text(gm.get(f"/games/{game.pk}/invite/")))
+    assert 'id="join"' not in invite
+    assert "you cannot take a seat: share this link with the players" in invite
+    bob = _client(players[1])
+    assert 'id="join"' in _text(bob.get(f"/games/{game.pk}/"))
+    assert 'id="join"' in _text(bob.get(f"/games/{game.pk}/invite/"))
+
+
+def test_invite_of_a_full_game_offers_no_join_button(gm_user, players):
+    game = actions.create_game(gm_user, ruleset="duelists", title="Full")
+    actions.join_game(game, players[0])
+    actions.join_game(game, players[1])
+    page = _text(_client(players[2]).get(f"/games/{game.pk}/invite/"))
+    assert 'id="join"' not in page and "This game is not taking players." in page
