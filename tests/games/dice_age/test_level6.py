@@ -217,3 +217,29 @@ def test_a_gear_just_rolled_may_void_its_own_roll():
     assert pend(state) == ("react", "P1", "gear")
     state, _ = answer(state, "GEAR")
     assert state["dice"]["OAK"]["face"] == 6 and state["number"] == 6
+
+
+def test_doubled_square_can_be_played_twice():
+    state = table(6, {"P1": {"garden": ["FERN", "SUN"], "field": ["STAR"]},
+                      "P2": {"garden": ["TANK", "OAK"]}}, number=9)
+    suspend(state, "STAR", "double-arrow")
+    state, _ = play(state, "ROLL FERN", [face("FERN", "square")])
+    state, _ = answer(state, "DOUBLE")
+    assert state["dice"]["FERN"]["susp"]["uses"] == 2
+    state, _ = play(state, "ROLL OAK", [face("OAK", 7)])
+    state, _ = play(state, "ROLL SUN\nSQUARE P2 TANK", [face("SUN", 6)])
+    assert state["forced"]["P2"] == ["TANK"] and state["dice"]["FERN"]["susp"]["uses"] == 1
+
+
+def test_doubled_cannon_two_duels():
+    state = table(6, {"P1": {"garden": ["BARREL", "SUN", "MOSS"], "field": ["STAR"]},
+                      "P2": {"garden": ["TANK", "OAK"]}}, number=9)
+    suspend(state, "STAR", "double-arrow")
+    state, _ = play(state, "ROLL BARREL", [face("BARREL", "cannon")])
+    state, _ = answer(state, "DOUBLE")
+    for mine, theirs, lose in (("SUN", "TANK", 9), ("MOSS", "OAK", 5)):
+        state, _ = answer(state, "CANNON P2")
+        state, _ = answer(state, f"DEFEND {theirs}")
+        state, _ = answer(state, f"ATTACK {mine}", [drawn("duel/1", mine, 10),
+                                                    drawn("duel/1", theirs, lose)])
+    assert state["dice"]["TANK"]["place"] == "limbo" and state["dice"]["OAK"]["place"] == "limbo"
