@@ -157,7 +157,10 @@ class DiceAge(Engine):
             order = item.get("order")
             if item.get("standing") or not order or order["op"] != "square":
                 continue
-            if s["winner"] is None and order_lang.square_problem(s, seat, order) is None:
+            why = order_lang.square_problem(s, seat, order)
+            if why and s["winner"] is None:
+                events.append(Event("square-refused", {"seat": seat, "why": why}))
+            if s["winner"] is None and why is None:
                 pending, s["pending"] = s["pending"], None
                 queue_before = len(s["queue"])
                 windows.play_square(s, seat, order, events)

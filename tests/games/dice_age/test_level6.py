@@ -243,3 +243,13 @@ def test_doubled_cannon_two_duels():
         state, _ = answer(state, f"ATTACK {mine}", [drawn("duel/1", mine, 10),
                                                     drawn("duel/1", theirs, lose)])
     assert state["dice"]["TANK"]["place"] == "limbo" and state["dice"]["OAK"]["place"] == "limbo"
+
+
+def test_a_square_order_whose_die_was_lost_meanwhile_is_reported():
+    state = table(6, {"P1": {"garden": ["SUN", "MOSS"], "field": ["FERN"]},
+                      "P2": {"garden": ["TANK", "OAK"]}}, number=5)
+    suspend(state, "FERN", "square")
+    state, events = play(state, "ROLL SUN\nSQUARE P2 TANK", [face("SUN", 6)])  # 6 > 5
+    assert state["forced"]["P2"] == []
+    assert "Square order cannot be played now: you hold no suspended Square" in \
+        ENGINE.report(events, None)
