@@ -218,6 +218,7 @@ def test_end_of_game_names_players_and_the_order_card_shows_the_result(gm_user, 
     assert "You owe no orders right now" not in page
     final = re.search(r'<p id="final-result"><strong>(.*?)</strong>', page).group(1)
     assert "(alice)" in final or "(bob)" in final, final
+    assert "Waiting for:" not in page  # nobody owes anything in a finished game
 
 
 def test_each_report_appears_once_and_history_pages_have_previous_next(gm_user, players,
@@ -434,3 +435,9 @@ def test_invite_of_a_full_game_offers_no_join_button(gm_user, players):
     actions.join_game(game, players[1])
     page = _text(_client(players[2]).get(f"/games/{game.pk}/invite/"))
     assert 'id="join"' not in page and "This game is not taking players." in page
+
+
+def test_verify_page_names_the_export_link_a_player_sees():
+    """A player downloads the export from the game page, not the API: say where it is."""
+    page = unescape(_text(_client().get("/verify/")))
+    assert "<em>Download the export (JSON)</em> link on its game page" in page
