@@ -24,6 +24,7 @@ from gm.play.limits import RateLimited
 from gm.play.models import Game, Submission
 
 from . import serializers as s
+from . import summary
 from .parsers import check_value
 
 ANY = OpenApiResponse(description="JSON object")
@@ -86,7 +87,7 @@ def games(request: Request) -> Response:
     data = s.GameCreateSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     game = actions.create_game(request.user, **data.validated_data)
-    return Response(actions.game_summary(game, request.user), status=status.HTTP_201_CREATED)
+    return Response(summary.game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(responses={200: ANY, 404: s.DetailSerializer, 503: s.DetailSerializer})
@@ -95,7 +96,7 @@ def games(request: Request) -> Response:
 @action_errors
 def game_detail(request: Request, pk: int) -> Response:
     """Status, current turn, deadline, who owes orders, and the reader's own view."""
-    return Response(actions.game_summary(_game(pk), request.user))
+    return Response(summary.game_summary(_game(pk), request.user))
 
 
 @extend_schema(request=None, responses={201: s.SeatSerializer, **ERR})
@@ -116,7 +117,7 @@ def join(request: Request, pk: int) -> Response:
 def start(request: Request, pk: int) -> Response:
     """The GM starts the game: setup runs and turn 1 opens."""
     game = actions.start_game(_game(pk), request.user)
-    return Response(actions.game_summary(game, request.user))
+    return Response(summary.game_summary(game, request.user))
 
 
 def _my_seat(game: Game, user):

@@ -99,6 +99,15 @@ def one_numbering(text: str, number: int) -> str:
     return _ENGINE_TURN.sub(fix, text)
 
 
+def engine_count(text: str, number: int) -> str | None:
+    """The engine's own turn count in `text` ("combat turn 4") when it differs from the
+    service's `number`, else None: what `one_numbering` replaces, to be named once."""
+    for match in _ENGINE_TURN.finditer(text):
+        if int(match.group(2)) != number:
+            return " ".join(match.group(0).lower().split())
+    return None
+
+
 def turn_opened(turn: Turn) -> int:
     turn = Turn.objects.select_related("game").get(pk=turn.pk)
     if turn.status != Turn.Status.OPEN or turn.superseded:
