@@ -8,6 +8,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
+from games.core import registry
+
 register = template.Library()
 
 
@@ -63,3 +65,10 @@ def seat_range(engine: Any) -> str:
     low, high = engine.min_seats, engine.max_seats
     count = f"{low}" if low == high else f"{low}–{high}"
     return f"{count} player" if count == "1" else f"{count} players"
+
+
+@register.filter
+def ruleset_title(name: str) -> str:
+    """A ruleset's title for people ('Dungeonquest (PBEM edition)'), not its code name."""
+    engine = registry.engines().get(name)
+    return engine.title if engine is not None else name

@@ -441,3 +441,12 @@ def test_verify_page_names_the_export_link_a_player_sees():
     """A player downloads the export from the game page, not the API: say where it is."""
     page = unescape(_text(_client().get("/verify/")))
     assert "<em>Download the export (JSON)</em> link on its game page" in page
+
+
+def test_lobby_names_rulesets_by_title_and_shows_status_under_the_seat(gm_user, players):
+    open_game = actions.create_game(gm_user, ruleset="dungeonquest", title="Crypt")
+    page = _text(_client(gm_user).get("/"))
+    assert f'{open_game.title}</a> · Dungeonquest (PBEM edition) · GM' in page
+    row = re.search(r'<table id="my-games">.*?</table>', page, re.S).group(0)
+    assert "Dungeonquest (PBEM edition)</span>" in row and ">dungeonquest<" not in row
+    assert "Seat · status" in row and 'GM<br><span class="small muted">waiting for players</span>' in row
