@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games.core.types import OrdersInvalid
+from gm.accounts.timezones import format_deadline, zone_of
 from gm.play.errors import ActionError
 from gm.play.models import Game
 
@@ -92,8 +93,12 @@ def _lines(text: str, sep: str) -> list[tuple[str, str]]:
 def desk(request: HttpRequest, pk: int) -> HttpResponse:
     game = _gm_game(request, pk)
     data = reading.overview(game, request.user)
+    turn = game.current_turn()
     return render(request, "referee/desk.html", {
-        "game": game, "o": data, "turn": game.current_turn(),
+        "game": game, "o": data, "turn": turn,
+        # in the reader's zone with UTC beside, as the player pages and mails show it
+        "deadline": format_deadline(turn.deadline, zone_of(request.user))
+        if turn is not None and turn.deadline else "",
         "state_json": json.dumps(data["state"], indent=2, sort_keys=True),
         "disputes": disputes.visible_disputes(game), "modes": game.seats.model.Mode.choices})
 
@@ -123,7 +128,8 @@ def _resume(g, u, r, p) -> str:
 def _extend(g, u, r, p) -> str:
     turn = actions.extend_deadline(g, u, r, hours=_int(p, "hours", 0),
                                    minutes=_int(p, "minutes", 0))
-    return f"Turn {turn.number}'s deadline was moved."
+    return (f"Turn {turn.number}'s deadline was moved to "
+            f"{format_deadline(turn.deadline, zone_of(u))}.")
 
 
 def _force(g, u, r, p) -> str:
@@ -209,7 +215,9 @@ def turn_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         versions = reading.turn_detail(game, request.user, number)
     except ActionError as exc:
         raise PermissionDenied(exc.message) from None
+    zone = zone_of(request.user)
     for v in versions:
+        v["deadline_text"] = format_deadline(v["deadline"], zone) if v["deadline"] else ""
         if v["record"]:
             for key in ("state_before", "state_after"):
                 v["record"][key + "_json"] = json.dumps(v["record"][key], indent=2,
