@@ -450,3 +450,21 @@ def test_lobby_names_rulesets_by_title_and_shows_status_under_the_seat(gm_user, 
     row = re.search(r'<table id="my-games">.*?</table>', page, re.S).group(0)
     assert "Dungeonquest (PBEM edition)</span>" in row and ">dungeonquest<" not in row
     assert "Seat · status" in row and 'GM<br><span class="small muted">waiting for players</span>' in row
+
+
+def test_not_found_and_not_allowed_are_site_pages_that_say_why(gm_user, players):
+    """A 404/403 keeps the site's header and says what is missing, with a way back."""
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    resp = alice.get(f"/games/{game.pk}/turns/9/")
+    page = unescape(_text(resp))
+    assert resp.status_code == 404
+    assert '<p id="error-detail">Turn 9 has no published report.</p>' in page
+    assert "Back to the lobby" in page and "<nav" in page
+    resp = alice.get(f"/games/{game.pk}/gm/")
+    page = unescape(_text(resp))
+    assert resp.status_code == 403
+    assert "only this game's GM, a co-GM or a site admin can use the GM desk" in page
+    assert "You are signed in as alice." in page
+    resp = _client().get("/no/such/page/")
+    assert resp.status_code == 404 and "There is nothing at <code>/no/such/page/</code>." in _text(resp)
