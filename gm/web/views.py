@@ -154,6 +154,11 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                      and len(seats) < capacity)})
 
 
+def _sentence(message: str) -> str:
+    """An action's message as the end of a sentence: one full stop, never two."""
+    return message if message.endswith((".", "!", "?")) else message + "."
+
+
 def _gm_barred(game: Game, engine: Any, user: Any) -> bool:
     """A GM of a game that hides anything sees it all, so is never offered a seat
     (gm.play.actions.join_game refuses it too; the button would only lead to that refusal)."""
@@ -170,7 +175,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
                                   "enough players have joined; you will get a mail when "
                                   "turn 1 opens.")
     except ActionError as exc:
-        messages.error(request, f"You could not join: {exc.message}.")
+        messages.error(request, f"You could not join: {_sentence(exc.message)}")
     return _back(pk)
 
 
@@ -181,7 +186,7 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
         actions.start_game(get_object_or_404(Game, pk=pk), request.user)
         messages.success(request, "The game has started: turn 1 is open for orders.")
     except ActionError as exc:
-        messages.error(request, f"The game did not start: {exc.message}.")
+        messages.error(request, f"The game did not start: {_sentence(exc.message)}")
     return _back(pk)
 
 
@@ -313,9 +318,13 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     seat = game.seat_of(request.user)
     form = OrdersForm(request.POST)
-    if seat is None or not form.is_valid():
+    if seat is None:
         messages.error(request, "Only a seated player of this game can send orders.")
         return _back(pk)
+    if not form.is_valid():  # only the hidden turn field can be malformed
+        messages.error(request, "Your orders were not stored: the form's turn number was "
+                                "unreadable. Reload the page and send them again.")
+        return _back(pk, "#orders")
     text = form.cleaned_data["text"].strip() or form.cleaned_data["choice"].strip()
     turn_number = form.cleaned_data.get("turn")  # a closed turn is refused as late
     if request.POST.get("withdraw"):
@@ -324,7 +333,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Your orders are withdrawn: default orders will be "
                                       "used unless you send new ones.")
         except ActionError as exc:
-            messages.error(request, f"Nothing was withdrawn: {exc.message}.")
+            messages.error(request, f"Nothing was withdrawn: {_sentence(exc.message)}")
         return _back(pk, "#orders")
     if not text:
         messages.error(request, "Write your orders (or pick one) before sending.")
@@ -343,7 +352,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             request, game, order_errors=exc.errors, accepted=exc.accepted,
             orders_form=refill), status=400)
     except ActionError as exc:
-        messages.error(request, f"Your orders were not stored: {exc.message}.")
+        messages.error(request, f"Your orders were not stored: {_sentence(exc.message)}")
         return _back(pk, "#orders")
     messages.success(request, f"Orders accepted for turn {sub.turn.number} (version "
                               f"{sub.version}, receipt {sub.receipt[:16]}…).")
@@ -382,7 +391,7 @@ def post_message(request: HttpRequest, pk: int) -> HttpResponse:
             actions.post_message(game, request.user, form.cleaned_data["markdown"])
             messages.success(request, "Posted to the thread.")
         except ActionError as exc:
-            messages.error(request, f"Not posted: {exc.message}.")
+            messages.error(request, f"Not posted: {_sentence(exc.message)}")
     else:
         messages.error(request, "A message needs some text (at most 20000 characters).")
     return _back(pk, "#thread")
@@ -402,7 +411,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, f"Private message sent to {form.cleaned_data['recipient']} "
                                   "(the GM can read it too).")
     except ActionError as exc:
-        messages.error(request, f"Not sent: {exc.message}.")
+        messages.error(request, f"Not sent: {_sentence(exc.message)}")
     return _back(pk, "#press")
 
 

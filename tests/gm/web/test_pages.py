@@ -468,3 +468,23 @@ def test_not_found_and_not_allowed_are_site_pages_that_say_why(gm_user, players)
     assert "You are signed in as alice." in page
     resp = _client().get("/no/such/page/")
     assert resp.status_code == 404 and "There is nothing at <code>/no/such/page/</code>." in _text(resp)
+
+
+def test_orders_refusals_name_the_real_reason_with_one_full_stop(gm_user, players):
+    """Over-long orders end in one full stop; a malformed turn field is not 'not seated'."""
+    game = _start(gm_user, players)
+    alice = _client(players[0])
+    resp = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1\n" * 5000, "turn": 1},
+                      follow=True)
+    msgs = [str(m) for m in resp.context["messages"]]
+    assert len(msgs) == 1 and msgs[0].startswith("Your orders were not stored: ")
+    assert msgs[0].endswith(".") and not msgs[0].endswith(".."), msgs
+    resp = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": "abc"},
+                      follow=True)
+    msgs = [str(m) for m in resp.context["messages"]]
+    assert msgs == ["Your orders were not stored: the form's turn number was unreadable. "
+                    "Reload the page and send them again."]
+    resp = _client(players[2]).post(f"/games/{game.pk}/orders/", {"text": "ADD 1"},
+                                    follow=True)
+    assert [str(m) for m in resp.context["messages"]] == [
+        "Only a seated player of this game can send orders."]
