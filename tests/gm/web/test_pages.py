@@ -394,6 +394,8 @@ def test_one_turn_number_on_the_page_and_the_games_own_count_named_once(make_gam
     assert numbers == {1, 2}, numbers  # turn 2 is open; the thread links turn 1's report
     assert '<strong id="prompt-title">Orders for turn 2</strong>' in page
     assert "calls this its combat turn 1" in page
+    # the note is shared by every ruleset, so it names no one game's kind of decision
+    assert "skips decisions (setup choices, decisions arising)" in page
     assert "After combat turn" not in page and "Before the first combat turn" in page  # board
 
 
