@@ -223,8 +223,13 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         stripped = strip_reply(found.text)
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
         engine = actions.engine_for(game)
-        trimmed = greetings.trim(stripped.orders, greetings.order_test(
-            engine, lambda: engine.from_json(_state(game)), seat.name))
+        try:  # a greeting line is tried on the engine's parser, with the stored state
+            with actions.stored_state(game, "read"):
+                trimmed = greetings.trim(stripped.orders, greetings.order_test(
+                    engine, lambda: engine.from_json(_state(game)), seat.name))
+        except ActionError as exc:
+            return _Verdict(Outcome.REFUSED, exc.message, seat,
+                            context={"message": exc.message})
         if not trimmed.has_orders or not order_lines(trimmed.text):
             why = ("no orders found: forwarded mail is not read as orders" if forwarded
                    else "no orders in the text")

@@ -78,12 +78,18 @@ def test_the_web_form_says_why_the_orders_were_not_stored(played, players):
                for m in shown), shown
 
 
-def test_orders_by_mail_get_a_refusal_that_says_why(played, settings, on_commit):
+@pytest.mark.parametrize("body", ["ARM", "Hi GM,\r\nARM\r\nCheers!"])
+def test_orders_by_mail_get_a_refusal_that_says_why(played, settings, on_commit, body,
+                                                     monkeypatch):
+    """Also when a greeting line is tried on the engine's parser, which loads the
+    stored state first (here an engine whose loading fails at once)."""
     settings.GM_MAIL_DOMAIN = "gm.example"
     _break(played)
+    engine = actions.engine_for(played)
+    monkeypatch.setattr(type(engine), "from_json", lambda self, data: data["phase"])
     p1 = played.seats.select_related("user").get(name="P1")
     raw = (f"From: {p1.user.email}\r\nTo: {p1.reply_address}\r\nSubject: orders\r\n"
-           "Message-ID: <o1@client.example>\r\n\r\nARM\r\n").encode()
+           f"Message-ID: <o1@client.example>\r\n\r\n{body}\r\n").encode()
     with on_commit():
         result = inbound.process(raw, envelope=Envelope([p1.reply_address], None))
     assert result.outcome == Outcome.REFUSED and CANNOT in result.detail
