@@ -24,7 +24,7 @@ def option_field(name: str, option: Option) -> forms.Field:
                                   min_value=option.min, max_value=option.max)
     if isinstance(option.default, bool):
         return forms.BooleanField(label=label, help_text=option.help, initial=option.default,
-                                  required=False)
+                                  required=False, label_suffix="")
     return forms.CharField(label=label, help_text=option.help, initial=option.default,
                            required=False)
 
@@ -43,9 +43,10 @@ class NewGameForm(forms.Form):
                                     max_value=24 * 60, initial=48)
     turn_minutes = forms.IntegerField(label="and minutes", min_value=0, max_value=59,
                                       initial=0)
-    process_early = forms.BooleanField(required=False, initial=True,
+    # A checkbox's label follows the box, so it takes no colon.
+    process_early = forms.BooleanField(required=False, initial=True, label_suffix="",
                                        label="Resolve as soon as all orders are in")
-    hold_for_review = forms.BooleanField(required=False, initial=False,
+    hold_for_review = forms.BooleanField(required=False, initial=False, label_suffix="",
                                          label="Hold each resolution for my review")
 
     def __init__(self, engine: Engine, *args: Any, **kwargs: Any) -> None:

@@ -490,3 +490,10 @@ def test_orders_refusals_name_the_real_reason_with_one_full_stop(gm_user, player
                                     follow=True)
     assert [str(m) for m in resp.context["messages"]] == [
         "Only a seated player of this game can send orders."]
+
+
+def test_new_game_checkbox_labels_take_no_colon_and_counts_are_plural(gm_user):
+    page = unescape(_text(_client(gm_user).get("/games/new/duelists/")))
+    assert ">Resolve as soon as all orders are in</label>" in page
+    assert ">Hold each resolution for my review</label>" in page
+    assert "once at least 2 players joined" in page and "player(s)" not in page
