@@ -497,3 +497,16 @@ def test_new_game_checkbox_labels_take_no_colon_and_counts_are_plural(gm_user):
     assert ">Resolve as soon as all orders are in</label>" in page
     assert ">Hold each resolution for my review</label>" in page
     assert "once at least 2 players joined" in page and "player(s)" not in page
+
+
+def test_disputes_page_with_none_says_so_and_labels_the_text_box(gm_user, players, on_commit):
+    """No empty six-column table on a phone; the box has a real label, not a placeholder."""
+    game = _start(gm_user, players)
+    with on_commit():
+        _client(players[0]).post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+        _client(players[1]).post(f"/games/{game.pk}/orders/", {"text": "ADD 2", "turn": 1})
+    page = _text(_client(players[0]).get(f"/games/{game.pk}/disputes/"))
+    assert '<p class="muted" id="no-disputes">No disputes in this game.</p>' in page
+    assert 'id="disputes"' not in page
+    assert '<label for="dispute-text">What went wrong?</label>' in page
+    assert 'id="dispute-text"' in page and "placeholder" not in page
