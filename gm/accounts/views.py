@@ -11,6 +11,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -53,7 +54,11 @@ def signup(request: HttpRequest) -> HttpResponse:
                                    "it are not read.")
         else:
             messages.error(request, "We could not send the confirmation mail just now; ask "
-                                    "for it again below.")
+                                    "for it again on your account page.")
+        nxt = request.POST.get("next") or request.GET.get("next", "")  # e.g. an invite link
+        if nxt and url_has_allowed_host_and_scheme(nxt, {request.get_host()},
+                                                   require_https=request.is_secure()):
+            return redirect(nxt)
         return redirect("account")
     return render(request, "registration/signup.html", {"form": form})
 

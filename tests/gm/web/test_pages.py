@@ -510,3 +510,19 @@ def test_disputes_page_with_none_says_so_and_labels_the_text_box(gm_user, player
     assert 'id="disputes"' not in page
     assert '<label for="dispute-text">What went wrong?</label>' in page
     assert 'id="dispute-text"' in page and "placeholder" not in page
+
+
+def test_signup_from_an_invite_link_comes_back_to_the_invite(gm_user):
+    """A newcomer following 'sign up to join' lands on the game, not on the account page."""
+    game = actions.create_game(gm_user, ruleset="dice_age", title="Come play")
+    c = Client()
+    invite = _text(c.get(f"/games/{game.pk}/invite/"))
+    link = unescape(re.search(r'href="(/signup/\?next=[^"]+)"', invite).group(1))
+    resp = c.post(link, {"username": "newbie", "email": "n@example.org",
+                         "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+    assert resp.status_code == 302 and resp["Location"] == f"/games/{game.pk}/invite/"
+    assert 'id="join"' in _text(c.get(resp["Location"]))
+    other = Client().post("/signup/?next=https://evil.example/", {
+        "username": "newbie2", "email": "n2@example.org",
+        "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+    assert other["Location"] == "/account/"
