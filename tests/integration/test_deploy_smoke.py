@@ -324,7 +324,14 @@ def test_production_stack_plays_a_game_over_http(tmp_path: Path) -> None:
         assert verdict.checked_turns == len(record["turns"]) == turns_sent
         summary = gm.get(f"/api/games/{played}/")
         assert summary["secret"] == record["secret"]
-        reports = players[PLAYERS[0]].get(f"/api/games/{played}/reports/")
+        # The reports API is paginated (?after=N&limit=L, Link: rel="next"): read every page.
+        reports: list[dict] = []
+        while True:
+            page = players[PLAYERS[0]].get(
+                f"/api/games/{played}/reports/?after={len(reports)}&limit=40")
+            if not page:
+                break
+            reports += page
         assert [r["turn"] for r in reports] == list(range(1, turns_sent + 1))
         assert all(r["public"]["markdown"] and r["mine"]["markdown"] for r in reports)
 

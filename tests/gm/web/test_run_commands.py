@@ -51,3 +51,23 @@ def test_serve_logs_a_403_without_its_traceback(gm_user, players, make_game):
         logger.removeFilter(quiet)
     forbidden = [r for r in records if getattr(r, "status_code", None) == 403]
     assert forbidden and all(r.exc_info is None for r in forbidden)
+
+
+@pytest.mark.parametrize("addrport, site", [("127.0.0.1:8765", "http://127.0.0.1:8765"),
+                                            ("8766", "http://127.0.0.1:8766")])
+def test_serve_links_follow_the_served_address_unless_site_url_is_set(
+        settings, monkeypatch, addrport, site):
+    from gm.play.management.commands import serve
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    ran = []
+    monkeypatch.setattr(serve, "call_command", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr(serve, "_sweep_forever", lambda *a, **k: None)
+    call_command("serve", addrport, smtp_port=0, stdout=io.StringIO())
+    assert ran == [("runserver", addrport)]
+    assert site == settings.SITE_URL
+    monkeypatch.setenv("SITE_URL", "https://games.example.org")
+    settings.SITE_URL = "https://games.example.org"
+    call_command("serve", addrport, smtp_port=0, stdout=io.StringIO())
+    assert settings.SITE_URL == "https://games.example.org"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -53,6 +54,10 @@ class Command(BaseCommand):
         if settings.DEBUG and logging.getLogger("django").handlers:
             # Django's own console handler already prints its records; do not print twice.
             logging.getLogger("django").propagate = False
+        if "SITE_URL" not in os.environ:
+            # Links in pages and mail point at the address served, not at a default port.
+            host = addrport if ":" in addrport else f"127.0.0.1:{addrport}"
+            settings.SITE_URL = f"http://{host}"
         smtp = None
         if smtp_port and apps.is_installed("gm.mail"):
             from gm.mail.smtp_server import controller
