@@ -351,7 +351,7 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
                 problems.append((i, "only one EXHAUST ARMOR per turn",
                                  "add BEFORE ABSORB to exchange again once a hit is known"))
             elif any(o["count"] > armor - armor_for_plan for o in item_orders(item)):
-                problems.append((i, f"you hold only {armor} armor card(s)"
+                problems.append((i, f"you hold only {armor} armor card{'' if armor == 1 else 's'}"
                                  + (", one of them planned" if armor_for_plan else ""),
                                  "EXHAUST ARMOR ALL exchanges every one you can spare"))
         elif op == "before_absorb":

@@ -29,7 +29,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     attacks = ", then ".join(label(a) for a in turn["attacks"]) or "no attack"
     choices: list[str] = []
     if role(state, seat) == "attacker":
-        title = f"Turn {turn['number']}: you attack ({attacks})"
+        title = f"Turn {turn['number']}: you attack with {attacks}"
         if kind in ("turn", "plan") and _plan_open(state):
             choices += [f"PLAN {c}" for c in hand]
         if kind in ("turn", "set"):

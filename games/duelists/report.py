@@ -67,7 +67,7 @@ def _armor_removed(d: dict[str, Any], v: str | None) -> str:
 def _drew(d: dict[str, Any], v: str | None) -> str:
     if v in (d["seat"], "*"):
         return ""  # the owner reads the names in drew_cards
-    return f"- {_who(d['seat'], v)} draws {d['count']} card(s) ({d['why']})."
+    return f"- {_who(d['seat'], v)} draws {_n(d['count'], 'card')} ({d['why']})."
 
 
 def _drew_cards(d: dict[str, Any], v: str | None) -> str:
@@ -96,7 +96,7 @@ def _discarded(d: dict[str, Any], v: str | None) -> str:
 
 def _reshuffle(d: dict[str, Any], v: str | None) -> str:
     return (f"- {_who(d['seat'], v)} shuffles the discard pile into a new draw deck "
-            f"({d['count']} cards).")
+            f"({_n(d['count'], 'card')}).")
 
 
 def _revealed(d: dict[str, Any], v: str | None) -> str:
@@ -147,12 +147,13 @@ def _strike(d: dict[str, Any], v: str | None) -> str:
 
 
 def _absorbed(d: dict[str, Any], v: str | None) -> str:
-    line = (f"- {_who(d['seat'], v)} exhausts {d['damage']} card(s): from the hand "
+    line = (f"- {_who(d['seat'], v)} exhausts {_n(d['damage'], 'card')}: from the hand "
             f"{_list(d['hand'])}; from the deck {_list(d['deck'])}.")
     if "short" in d:
         line += (f" Deck and discard pile are empty: the rest comes from the hand "
                  f"{_list(d['short'])}")
-        line += f", and {d['lost']} more find(s) no card left." if d["lost"] else "."
+        line += (f", and {d['lost']} more {'finds' if d['lost'] == 1 else 'find'} no card "
+                     "left.") if d["lost"] else "."
     return line
 
 
@@ -184,10 +185,10 @@ def _armor_exhausted(d: dict[str, Any], v: str | None) -> str:
     when = " before absorbing the hit" if d.get("moment") == "absorb" else ""
     short = d.get("short", 0)
     if not d["count"]:
-        return (f"- {_who(d['seat'], v)} keeps {short} Armor card(s){when}: no card is left "
+        return (f"- {_who(d['seat'], v)} keeps {_n(short, 'Armor card')}{when}: no card is left "
                 f"to draw in exchange.")
     kept = f" ({short} more kept: no card left to draw for them)" if short else ""
-    return (f"- {_who(d['seat'], v)} exhausts {d['count']} Armor card(s) from the hand{when} "
+    return (f"- {_who(d['seat'], v)} exhausts {_n(d['count'], 'Armor card')} from the hand{when} "
             f"to draw as many{kept}.")
 
 
@@ -226,3 +227,8 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], str | None], str]] = {
     "turn_over": _turn_over, "surrender": _surrender, "defaulted": _defaulted,
     "default_text": _default_text,
 }
+
+
+def _n(count: int, noun: str) -> str:
+    """'1 card', '3 cards': reports read as sentences, not forms."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

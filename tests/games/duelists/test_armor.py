@@ -295,6 +295,6 @@ def test_the_moments_report_matches_its_golden_file(viewer):
     text = moments_reports()[viewer]
     assert_golden(GOLDEN / f"armor_moments_{viewer}.md", text)
     assert "(1 more kept: no card left to draw" in text
-    assert "keeps 1 Armor card(s) before absorbing the hit" in text
+    assert "keeps 1 Armor card before absorbing the hit" in text
     if viewer != "P2":
         assert "draws (armor exhausted):" not in text

@@ -297,7 +297,7 @@ def test_damage_beyond_every_card_is_lost_and_the_next_draw_surrenders():
     assert (absorbed["short"], absorbed["lost"]) == (["Armor", "Patient Stance"], 2)
     assert after["players"]["P2"]["hand"] == [] or after["stage"] == "over"
     assert kinds(events, "surrender")[0]["why"] == "refill"
-    assert "and 2 more find(s) no card left." in ENGINE.report(events, None)
+    assert "and 2 more find no card left." in ENGINE.report(events, None)
 
 
 def test_a_second_hit_on_an_empty_deck_comes_from_the_hand_too():
