@@ -93,7 +93,7 @@ class DuelOfAgesEngine(Engine):
                 f"MOVE {k} TO <space>" for k in mine] + [
                 f"REINFORCE {k}" for k in chars(state, seat, "reserve")] + [
                 f"CHALLENGE {k}" for k in mine if state["chars"][k]["space"] in guardians]
-            return {"title": f"Team {seat}: fire, move, melee, adventure, reinforce",
+            return {"title": f"{_you(state, seat)}: fire, move, melee, adventure, reinforce",
                     "help": "Characters who fire do not move. A character on your guardian "
                             "position may CHALLENGE the guardian. Two reserve characters "
                             "enter each turn; REINFORCE picks which.",
@@ -101,7 +101,7 @@ class DuelOfAgesEngine(Engine):
                     "example": "\n".join(
                         _move_example(state, seat, mine) +
                         [f"REINFORCE {k}" for k in chars(state, seat, "reserve")[:1]])}
-        return {"title": f"Team {seat}: opportunity fire and melee",
+        return {"title": f"{_you(state, seat)}: opportunity fire and melee",
                 "help": "Your characters may shoot at enemies who move this turn.",
                 "choices": [f"FIRE {k}" for k in mine] + [f"HOLD {k}" for k in mine],
                 "example": f"IF ENEMY ENTERS LOS THEN FIRE {first}\nSTANDING OPFIRE {first}"}
@@ -231,3 +231,9 @@ def _move_example(state: State, colour: str, mine: list[str]) -> list[str]:
             continue
         return [line]
     return [f"HOLD {first}"]
+
+
+def _you(state: State, colour: str) -> str:
+    """'You (North) play Team Black': seats are named for where players sit, teams for
+    the roll-off's colours, and the prompt is the one place a player reads both."""
+    return f"You ({seat_of(state, colour)}) play Team {colour}"
