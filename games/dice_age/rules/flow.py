@@ -28,6 +28,7 @@ from ..state import (
     suspended,
     valley,
 )
+from . import turn
 
 Step = dict[str, Any]
 RUN_LIMIT = 10_000
@@ -348,13 +349,9 @@ def eliminate(state: State, seat: str, events: list[Event], why: str) -> None:
 
 
 def _finished(state: State, events: list[Event]) -> bool:
-    left = active(state)
-    if len(left) > 1:
+    if not turn.finished(state, events):
         return False
-    state["winner"] = left[0]
-    state["pending"] = None
     state["queue"] = []
-    events.append(Event("winner", {"seat": left[0]}))
     return True
 
 
@@ -362,15 +359,7 @@ def _end(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     seat = step["seat"]
     white_sweep(state, events)
     state["roll"] = None
-    cand = seat
-    while True:
-        cand = next_seat(state, cand)
-        if state["skips"][cand] > 0:
-            state["skips"][cand] -= 1
-            events.append(Event("skipped", {"seat": cand}))
-            continue
-        break
-    push(state, {"do": "turn", "seat": cand})
+    push(state, {"do": "turn", "seat": turn.next_roller(state, seat, events)})
 
 
 def _fistful(state: State, seat: str, events: list[Event]) -> bool:

@@ -98,6 +98,7 @@ def overshoot(state: State, seat: str, die: str, number: int, events: list[Event
 
 
 def finished(state: State, events: list[Event]) -> bool:
+    """The last seat with dice wins (every level; rules/flow.py also clears its queue)."""
     left = active(state)
     if len(left) > 1:
         return False
@@ -107,8 +108,9 @@ def finished(state: State, events: list[Event]) -> bool:
     return True
 
 
-def pass_turn(state: State, seat: str, events: list[Event]) -> None:
-    """The next seat clockwise rolls; a seat owing skipped turns loses one and is passed."""
+def next_roller(state: State, seat: str, events: list[Event]) -> str:
+    """The next seat clockwise that rolls; a seat owing skipped turns loses one and is
+    passed. Every level uses this (levels 5-7 through rules/flow.py)."""
     cand = seat
     while True:
         cand = next_seat(state, cand)
@@ -116,5 +118,8 @@ def pass_turn(state: State, seat: str, events: list[Event]) -> None:
             state["skips"][cand] -= 1
             events.append(Event("skipped", {"seat": cand}))
             continue
-        state["pending"] = {"kind": "roll", "seat": cand}
-        return
+        return cand
+
+
+def pass_turn(state: State, seat: str, events: list[Event]) -> None:
+    state["pending"] = {"kind": "roll", "seat": next_roller(state, seat, events)}
