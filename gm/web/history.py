@@ -25,7 +25,8 @@ def turn_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if number == 0:
         if not game.setup_record:
             raise Http404("this game has not started yet")
-        state = records[0].state_before if records else game.state
+        # Before any published turn: the setup state, never a held turn's outcome.
+        state = records[0].state_before if records else actions.published_state(game, viewer)
         report = {"turn": 0, "setup": actions.setup_report(game, viewer)}
     else:
         record = next((r for r in records if r.number == number), None)

@@ -82,3 +82,27 @@ def test_notices_are_written_with_the_turn(make_game, on_commit):
     kinds = set(Notice.objects.filter(game=game).values_list("kind", "object_id"))
     assert (Notice.Kind.TURN_PUBLISHED, record.pk) in kinds
     assert (Notice.Kind.TURN_OPENED, game.current_turn().pk) in kinds
+
+
+def test_the_setup_page_shows_no_held_outcome(make_game, gm_user, players, on_commit):
+    """The turn history's setup page (turn 0) has no published record to read while the
+    first turn is held: it must show the setup state, not the held outcome."""
+    import re
+
+    from django.test import Client
+
+    game = make_game("tally", 2, hold_for_review=True, options={"target": 100})
+    client = Client()
+    client.force_login(players[0])
+
+    def page() -> str:
+        body = client.get(f"/games/{game.pk}/turns/0/").content.decode()
+        return re.sub(r'(csrfmiddlewaretoken" value|nonce)="[^"]*"', "", body)
+
+    before = page()
+    _play(game, on_commit, ("ADD 3", "ADD 3"))
+    assert game.current_turn().status == Turn.Status.HELD
+    assert page() == before
+    gm_client = Client()
+    gm_client.force_login(gm_user)
+    assert gm_client.get(f"/games/{game.pk}/turns/0/").status_code == 200
