@@ -1,7 +1,7 @@
 """Deadline-to-report benchmark: beat and one worker, deadlines spread over a window.
 
-    .venv/bin/python bench/deadlines.py --active 200 --spread 60            # p95 < 1 s goal
-    .venv/bin/python bench/deadlines.py --active 10000 --idle 90000 --spread 600  # scale run
+    .venv/bin/python bench/deadlines.py --active 100 --spread 30            # p95 < 1 s goal
+    .venv/bin/python bench/deadlines.py --active 10000 --idle 90000 --spread 3600  # scale run
 
 A fresh PostgreSQL database (DROPPED and re-created) gets one real Combat Dice game
 started through gm.play.actions (two players, default orders); its game and open-turn
@@ -9,7 +9,10 @@ rows are copied with INSERT ... SELECT generate_series into `--active` games who
 deadlines are spread uniformly over `--spread` seconds (starting once the lookahead
 window can see them) and `--idle` games whose deadlines are 48 hours away. Then ONE
 `celery -A gm worker --pool=solo` and ONE `celery -A gm beat` (the production schedule:
-the sweep every GM_SWEEP_SECONDS) run until every active turn is resolved.
+the sweep every GM_SWEEP_SECONDS) run until every active turn is resolved, beside ONE web
+process (`gunicorn -c deploy/gunicorn.conf.py` with one worker, as deployed) that a
+client thread here reads at `--web-rate` requests/s: a random active game's page, its
+game API and its live.json in turn (`--web-rate 0`: no web process).
 
 Copies have no seat rows: every turn is resolved on the engine's default orders and
 mails nobody, so this measures the deadline path (timed task or sweep, claim, engine,
@@ -18,8 +21,10 @@ is due N minutes later and is counted too when its deadline falls inside the win
 (this exercises the task queued when a turn opens).
 
 Printed: from each deadline to the turn's `resolved_at` (stored in the transaction that
-writes the reports): p50/p95/p99/max and a histogram; the worker's CPU time; the load
-average. Figures only: nothing is asserted.
+writes the reports): p50/p95/p99/max and a histogram; the worker's CPU time per turn and
+the timed tasks it ran per turn (1.0 = no duplicate); the web requests' latency
+percentiles per kind, errors, and the web process's CPU per request; the load average.
+Figures only: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -27,11 +32,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import secrets
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
@@ -56,6 +66,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="GM_DEADLINE_LOOKAHEAD_SECONDS")
     p.add_argument("--no-eta", action="store_true",
                    help="the sweep alone (GM_DEADLINE_LOOKAHEAD_SECONDS=-1): the 'before'")
+    p.add_argument("--web-rate", type=float, default=2.0,
+                   help="web requests per second read during the run (0 = no web process)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--database-url", default=os.environ.get(
         "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"),
@@ -68,6 +80,117 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Web:
+    """ONE gunicorn web process (the deploy config, one worker) and a client thread
+    reading pages of active games at a steady rate, one request at a time."""
+
+    PATHS = {"game page": "/games/{}/", "game API": "/api/games/{}/",
+             "live.json": "/games/{}/live.json"}
+
+    def __init__(self, env: dict[str, str], log_path: Path, games: list[int], rate: float,
+                 seed: int) -> None:
+        self.port = free_port()
+        web_env = dict(env, GM_BIND=f"127.0.0.1:{self.port}", GM_WEB_WORKERS="1",
+                       GM_ACCESS_LOG=str(log_path.with_suffix(".access")))
+        self.log_path = log_path
+        with open(log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py"], cwd=ROOT,
+                env=web_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.games, self.rate, self.rng = games, rate, random.Random(seed)
+        self.latencies: dict[str, list[float]] = {k: [] for k in self.PATHS}
+        self.errors: dict[str, int] = {}
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the web process exited:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/games/"
+                                            f"{self.games[0]}/live.json", timeout=5):
+                    return
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.2)
+        raise SystemExit("the web process did not answer")
+
+    def worker_pid(self) -> int:
+        """The gunicorn worker (the master's child) that serves the requests."""
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid:
+                    return int(entry.name)
+        return self.proc.pid
+
+    def _run(self) -> None:
+        kinds = list(self.PATHS)
+        n = 0
+        next_at = time.monotonic()
+        while not self.stop_event.is_set():
+            kind = kinds[n % len(kinds)]
+            n += 1
+            url = f"http://127.0.0.1:{self.port}" + self.PATHS[kind].format(
+                self.rng.choice(self.games))
+            t0 = time.perf_counter()
+            try:
+                with urllib.request.urlopen(url, timeout=30) as resp:
+                    resp.read()
+                self.latencies[kind].append(time.perf_counter() - t0)
+            except (OSError, urllib.error.URLError) as exc:
+                key = f"{kind}: {getattr(exc, 'code', type(exc).__name__)}"
+                self.errors[key] = self.errors.get(key, 0) + 1
+            next_at += 1 / self.rate
+            self.stop_event.wait(max(0.0, next_at - time.monotonic()))
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        if self.thread.is_alive():
+            self.thread.join(35)
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, 15)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, 9)
+                self.proc.wait(5)
+
+    def report(self, seconds: float, cpu: float) -> None:
+        total = sum(len(v) for v in self.latencies.values())
+        print(f"web (one gunicorn worker, read while the deadlines ran): {total} requests in "
+              f"{seconds:.0f} s ({total / max(seconds, 1e-9):.2f}/s), errors "
+              f"{sum(self.errors.values())} {self.errors or ''}")
+        for kind, values in self.latencies.items():
+            if values:
+                ms = [1000 * x for x in values]
+                print(f"  {kind:10s} {len(ms):6d}  p50 {percentile(ms, 0.5):6.0f} ms  "
+                      f"p95 {percentile(ms, 0.95):6.0f} ms  p99 {percentile(ms, 0.99):6.0f} ms"
+                      f"  max {max(ms):6.0f} ms")
+        if total:
+            print(f"  web worker CPU {cpu:.1f} s ({1000 * cpu / total:.1f} ms per request)")
+
+
+def task_counts(log: str) -> dict[str, int]:
+    """Task runs in the worker's log by name and outcome: `resolve_at_deadline False` is a
+    timed task that found nothing to do (a duplicate, or a turn the sweep took)."""
+    counts: dict[str, int] = {}
+    for name, result in re.findall(
+            r"Task gm\.play\.tasks\.(\w+)\[[^\]]+\] succeeded in [0-9.e-]+s: (\w+)", log):
+        counts[f"{name} {result}"] = counts.get(f"{name} {result}", 0) + 1
+    return counts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,11 +206,13 @@ def main(argv: list[str] | None = None) -> int:
         "EMAIL_URL": "dummymail://", "GM_VAR_DIR": str(tmp), "LOG_LEVEL": "WARNING",
         "GM_SWEEP_SECONDS": str(args.sweep_seconds),
         "GM_DEADLINE_LOOKAHEAD_SECONDS": str(-1 if args.no_eta else args.lookahead),
+        "SECURE_SSL_REDIRECT": "0",
+        "STATICFILES_STORAGE": "django.contrib.staticfiles.storage.StaticFilesStorage",
         "PYTHONUNBUFFERED": "1"})
     os.environ.update(env)
     recreate_database(args.database_url)
     load_before = os.getloadavg()
-    worker = beat = None
+    worker = beat = web = None
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
                        cwd=ROOT, env=env, check=True)
@@ -125,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{time.perf_counter() - t0:.1f} s")
         worker = Worker(env, tmp / "worker.log")
         worker.wait_ready()
+        if args.web_rate > 0:
+            web = Web(env, tmp / "web.log", sorted(set(Turn.objects.filter(
+                pk__in=active).values_list("game_id", flat=True))), args.web_rate, args.seed)
+            web.wait_ready()
         with open(tmp / "beat.log", "wb") as beat_log:
             beat = subprocess.Popen(
                 [str(BIN / "celery"), "-A", "gm", "beat", "--loglevel=WARNING",
@@ -138,6 +267,11 @@ def main(argv: list[str] | None = None) -> int:
             cur.executemany("UPDATE play_turn SET deadline = %s WHERE id = %s", [
                 (start + timedelta(seconds=rng.uniform(0, args.spread)), pk) for pk in active])
         cpu0 = cpu_seconds(worker.proc.pid)
+        web_pid = web.worker_pid() if web else 0
+        web_cpu0 = cpu_seconds(web_pid) if web else 0.0
+        web_t0 = time.monotonic()
+        if web:
+            web.thread.start()
         print(f"deadlines from {lead:.0f} s to {lead + args.spread:.0f} s from now; "
               f"sweep every {args.sweep_seconds:g} s; "
               f"{'no timed tasks (sweep only)' if args.no_eta else f'lookahead {args.lookahead:g} s'}")
@@ -154,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"{os.getloadavg()[0]:.1f}", flush=True)
             time.sleep(1)
         cpu = cpu_seconds(worker.proc.pid) - cpu0
+        if web:
+            web_cpu = cpu_seconds(web_pid) - web_cpu0
+            web.stop_event.set()
+            web.thread.join(35)
         rows = list(Turn.objects.filter(status=Turn.Status.RESOLVED, deadline__lte=end)
                     .exclude(game_id=game.pk).values_list("deadline", "resolved_at"))
         lat = sorted((r - d).total_seconds() for d, r in rows)
@@ -171,10 +309,18 @@ def main(argv: list[str] | None = None) -> int:
         early = sum(x < 0 for x in lat)
         if early:
             print(f"  resolved BEFORE the deadline: {early} (must be 0)")
+        counts = task_counts(worker.log())
         print(f"worker CPU {cpu:.1f} s for {len(lat)} turns ({1000 * cpu / len(lat):.1f} ms "
-              f"per turn); machine: {os.cpu_count()} CPUs, load average before/after "
-              f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}")
+              f"per turn); tasks run: " + ", ".join(
+                  f"{k} {v} ({v / len(lat):.2f}/turn)" for k, v in sorted(counts.items())))
+        if web:
+            web.report(time.monotonic() - web_t0, web_cpu)
+        print(f"machine: {os.cpu_count()} CPUs, load average before/after "
+              f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f} (1 min), "
+              f"{load_before[1]:.2f}/{os.getloadavg()[1]:.2f} (5 min)")
     finally:
+        if web is not None:
+            web.stop()
         if beat is not None and beat.poll() is None:
             os.killpg(beat.pid, 15)
             beat.wait(20)

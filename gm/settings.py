@@ -98,6 +98,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 elif DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # A database host that does not answer fails the request instead of hanging it.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+# Celery worker processes keep their connections this long, health-checked, instead of
+# one per task (gm/celery.py); the web process follows DATABASE_URL (?conn_max_age=N).
+GM_WORKER_CONN_MAX_AGE = env.int("GM_WORKER_CONN_MAX_AGE", default=300)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes first: it refuses a locked-out account or address before any password check.

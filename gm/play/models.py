@@ -143,6 +143,10 @@ class Turn(models.Model):
         default=1, help_text="Labels the dice stream: each re-resolution of a turn number "
                              "draws from a fresh one (games.core.replay.turn_stream).")
     reminded = models.BooleanField(default=False)
+    queued_for = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="The deadline a timed resolve task was queued for (gm.play.sweep): each "
+                  "deadline is queued once; a moved deadline differs and is queued again.")
 
     class Meta:
         ordering = ["game", "number", "id"]

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from .models import Turn
 
@@ -101,8 +102,8 @@ def publish_resolves(turn_ids: Iterable[int],
                 for pk in ids:
                     tasks.resolve_turn.apply_async((pk,), producer=producer)
                 for pk, deadline in timed:
-                    tasks.resolve_at_deadline.apply_async((pk,), eta=deadline,
-                                                          producer=producer)
+                    tasks.resolve_at_deadline.apply_async(
+                        (pk, deadline.isoformat()), eta=deadline, producer=producer)
         except Exception:  # noqa: BLE001 - the lease and the sweep bring them back
             log.warning("could not queue %d due turns and %d deadlines; the sweep will",
                         len(ids), len(timed), exc_info=True)
@@ -113,55 +114,100 @@ def publish_resolves(turn_ids: Iterable[int],
 # --- resolution at the deadline itself -----------------------------------------------
 # A worker holds a task with an eta in memory until it is due. Only deadlines at most
 # LOOKAHEAD away are queued (when the turn opens, or by the sweep as they come near), so
-# few tasks wait in memory and none waits past the broker's visibility timeout (which
-# would deliver it twice: harmless, the claim is a compare-and-set, but wasteful).
+# few tasks wait in memory and none waits past the broker's visibility timeout.
+#
+# Each deadline is queued once: the statement that picks the turns to queue also sets
+# their `queued_for` to the deadline, and picks only turns whose `queued_for` differs.
+# A deadline the GM moves differs again and is queued again when near. A queued message
+# that is lost (broker restart, publish failure) leaves the turn OPEN, so the sweep's
+# claim takes it once the deadline has passed: at most one interval late, as before.
 def lookahead() -> timedelta:
     return timedelta(seconds=float(getattr(settings, "GM_DEADLINE_LOOKAHEAD_SECONDS", 60)))
 
 
+def _timed() -> bool:
+    """Timed tasks are on: a worker to hold them, and a lookahead (negative = off)."""
+    return not _eager() and lookahead() >= timedelta(0)
+
+
+def _moment(value: datetime | str) -> datetime:
+    """A datetime read back by a raw cursor (SQLite returns text for RETURNING)."""
+    if isinstance(value, str):
+        parsed = parse_datetime(value)
+        if parsed is None:
+            raise ValueError(f"not a datetime: {value!r}")
+        value = parsed
+    if settings.USE_TZ and timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return value
+
+
+def mark_queued(now: datetime, turn_id: int | None = None) -> list[tuple[int, datetime]]:
+    """Set `queued_for = deadline` on the open turns whose deadline is at most LOOKAHEAD
+    away and not yet queued (all of them, or the one turn); their (id, deadline).
+
+    Rows another transaction holds (an order being stored, a GM edit) are skipped
+    (SKIP LOCKED), not waited for: the next sweep queues them, and the sweep's claim is
+    the backstop either way.
+    """
+    table = connection.ops.quote_name(Turn._meta.db_table)
+    lock = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked \
+        else ""
+    where = ("status = %s AND NOT superseded AND deadline IS NOT NULL AND deadline <= %s "
+             "AND (queued_for IS NULL OR queued_for <> deadline)")
+    params: list = [str(Turn.Status.OPEN), _at(now + lookahead())]
+    if turn_id is not None:
+        where += " AND id = %s"
+        params.append(turn_id)
+    sql = (f"UPDATE {table} SET queued_for = deadline WHERE id IN ("
+           f"SELECT id FROM {table} WHERE {where}{lock}) AND {where} RETURNING id, deadline")
+    with connection.cursor() as cur:
+        cur.execute(sql, [*params, *params])
+        return sorted((pk, _moment(deadline)) for pk, deadline in cur.fetchall())
+
+
 def schedule_deadline(turn: Turn) -> None:
     """Queue the turn's resolution for its deadline if that is near (see LOOKAHEAD)."""
-    if turn.deadline is not None and turn.deadline - timezone.now() <= lookahead():
-        publish_resolves((), [(turn.pk, turn.deadline)])
+    if (_timed() and turn.deadline is not None
+            and turn.deadline - timezone.now() <= lookahead()):
+        publish_resolves((), mark_queued(timezone.now(), turn.pk))
 
 
-def upcoming(now: datetime) -> list[tuple[int, datetime]]:
-    """Open turns whose deadline enters the lookahead window since about two sweeps ago
-    (each is queued about twice: a late or skipped sweep still leaves none out)."""
-    end = now + lookahead()
-    start = end - timedelta(seconds=2 * float(getattr(settings, "GM_SWEEP_SECONDS", 5)))
-    return list(Turn.objects.filter(status=Turn.Status.OPEN, superseded=False,
-                                    deadline__gt=max(start, now), deadline__lte=end)
-                .values_list("pk", "deadline"))
-
-
-def resolve_at_deadline(turn_id: int) -> bool:
+def resolve_at_deadline(turn_id: int, queued_deadline: str | None = None) -> bool:
     """Run by the task queued for the deadline: claim (OPEN -> DUE) and resolve at once.
 
     The claim is the same compare-and-set as the sweep's, so a turn the sweep, the "all
     orders in" check or a GM already claimed is left to them (resolve_turn is exactly
-    once either way); a deadline the GM moved later is queued again when it comes near.
+    once either way). A turn still open was reached early (its deadline is the one this
+    task was queued for: queued again for it) or has a deadline the GM moved (queued
+    when that one comes near, unless the sweep did already).
     """
     from . import actions
 
     now = timezone.now()
-    if not Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
-                               deadline__lte=now).update(status=Turn.Status.DUE,
-                                                         claimed_at=now):
-        row = (Turn.objects.filter(pk=turn_id, superseded=False)
-               .values_list("status", "deadline").first())
-        if row is None or row[0] != Turn.Status.DUE:  # resolved, set aside, or not due
-            if row is not None and row[0] == Turn.Status.OPEN and row[1] is not None \
-                    and row[1] - now <= lookahead():
-                publish_resolves((), [(turn_id, row[1])])
-            return False
-        # claimed by someone else and not resolved yet: resolving here is still once only
+    if Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
+                           deadline__lte=now).update(status=Turn.Status.DUE, claimed_at=now):
+        return actions.resolve_turn(turn_id)
+    row = (Turn.objects.filter(pk=turn_id, superseded=False)
+           .values_list("status", "deadline").first())
+    if row is None or row[0] not in (Turn.Status.OPEN, Turn.Status.DUE):
+        return False  # resolved, set aside, gone
+    status, deadline = row
+    if status == Turn.Status.OPEN:
+        if _timed() and deadline is not None:
+            if queued_deadline is not None and _moment(queued_deadline) == deadline:
+                publish_resolves((), [(turn_id, deadline)])  # early: the same deadline
+            else:
+                publish_resolves((), mark_queued(now, turn_id))
+        return False
+    # claimed by someone else and not resolved yet: resolving here is still once only
     return actions.resolve_turn(turn_id)
 
 
 def sweep(now: datetime) -> list[int]:
     """Claim every due turn and renew stale claims, then queue them all, with the
-    deadlines coming near (for the second). Returns the claimed ids."""
+    deadlines coming near that are not queued yet (for the second). Returns the claimed
+    ids."""
     claimed: list[int] = []
     for claim in (claim_due, reclaim_stale):
         for _ in range(MAX_BATCHES):
@@ -173,5 +219,5 @@ def sweep(now: datetime) -> list[int]:
                 break
     if claimed:
         log.info("%d turns are due (deadline)", len(claimed))
-    publish_resolves(claimed, [] if _eager() else upcoming(now))
+    publish_resolves(claimed, mark_queued(now) if _timed() else [])
     return claimed

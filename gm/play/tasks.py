@@ -21,11 +21,12 @@ def resolve_turn(turn_id: int) -> bool:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True, **RESOLVE_RETRY)
-def resolve_at_deadline(turn_id: int) -> bool:
-    """Queued with eta = the turn's deadline (gm.play.sweep): claim and resolve on time."""
+def resolve_at_deadline(turn_id: int, deadline: str | None = None) -> bool:
+    """Queued with eta = the turn's deadline (gm.play.sweep): claim and resolve on time.
+    `deadline` (ISO 8601) is the one it was queued for; messages queued without it work."""
     from . import sweep
 
-    return sweep.resolve_at_deadline(turn_id)
+    return sweep.resolve_at_deadline(turn_id, deadline)
 
 
 @shared_task(ignore_result=True)

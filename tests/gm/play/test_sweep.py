@@ -71,18 +71,105 @@ def test_deadlines_coming_near_are_queued_for_the_deadline(make_game, monkeypatc
     now = timezone.now()
     for turn, seconds in ((near, 55), (inside, 30), (far, 300), (past, -1)):
         Turn.objects.filter(pk=turn.pk).update(deadline=now + timedelta(seconds=seconds))
-    # the window is the last two sweeps' worth of the lookahead: 50-60 s from now
-    assert [pk for pk, _ in sweep.upcoming(now)] == [near.pk]
     timed: list = []
     monkeypatch.setattr(sweep, "_eager", lambda: False)
     monkeypatch.setattr(sweep, "publish_resolves",
                         lambda ids, at=(): timed.extend(at))
     assert sweep.sweep(now) == [past.pk]
-    assert [pk for pk, _ in timed] == [near.pk]
+    # every open deadline within the lookahead that is not queued yet, for that deadline
+    assert timed == [(t.pk, Turn.objects.get(pk=t.pk).deadline) for t in (near, inside)]
     timed.clear()
-    sweep.schedule_deadline(Turn.objects.get(pk=inside.pk))  # what open_turn calls
+    sweep.schedule_deadline(Turn.objects.get(pk=inside.pk))  # already queued: not again
     sweep.schedule_deadline(Turn.objects.get(pk=far.pk))  # too far: the sweep will
-    assert timed == [(inside.pk, Turn.objects.get(pk=inside.pk).deadline)]
+    assert timed == []
+    Turn.objects.filter(pk=far.pk).update(deadline=now + timedelta(seconds=20))
+    sweep.schedule_deadline(Turn.objects.get(pk=far.pk))  # what open_turn calls
+    assert timed == [(far.pk, Turn.objects.get(pk=far.pk).deadline)]
+
+
+@pytest.mark.parametrize(("case", "sweeps", "queued"), [
+    # (what happens, sweeps run at these seconds from now, turns queued by each sweep)
+    ("queued once however many sweeps see it", [0, 5, 10, 15], [["a"], [], [], []]),
+    ("a deadline the GM moves is queued again", [0, "move a +40", 5, 10],
+     [["a"], [], ["a"], []]),
+    ("moved beyond the lookahead: queued when near again", [0, "move a +100", 5, 50],
+     [["a"], [], [], ["a"]]),
+    ("moved back to the deadline it was queued for: that task still stands",
+     [0, "move a +40", "move a +30", 5], [["a"], [], [], []]),
+])
+def test_each_deadline_is_queued_once(make_game, monkeypatch, settings, case, sweeps,
+                                      queued):
+    settings.GM_DEADLINE_LOOKAHEAD_SECONDS = 60
+    a, b = _games(make_game, 2)
+    names = {a.pk: "a", b.pk: "b"}
+    start = timezone.now()
+    Turn.objects.filter(pk=a.pk).update(deadline=start + timedelta(seconds=30))
+    Turn.objects.filter(pk=b.pk).update(deadline=start + timedelta(hours=2))
+    monkeypatch.setattr(sweep, "_eager", lambda: False)
+    got: list[list[str]] = []
+
+    def publish(ids, at=()):
+        got[-1].extend(names[pk] for pk, deadline in at)
+        assert all(Turn.objects.get(pk=pk).queued_for == deadline for pk, deadline in at)
+
+    monkeypatch.setattr(sweep, "publish_resolves", publish)
+    for step in sweeps:
+        got.append([])
+        if isinstance(step, str):  # the GM moves the deadline
+            _, _, offset = step.split()
+            Turn.objects.filter(pk=a.pk).update(
+                deadline=start + timedelta(seconds=int(offset)))
+        else:
+            assert sweep.sweep(start + timedelta(seconds=step)) == []
+    assert got == queued, case
+
+
+def test_a_lost_message_is_resolved_by_the_sweep_one_interval_late(make_game, monkeypatch,
+                                                                    settings):
+    """The timed task never arrives (broker restarted, publish failed): the turn stays
+    OPEN and queued, and the first sweep after the deadline claims it."""
+    settings.GM_DEADLINE_LOOKAHEAD_SECONDS = 60
+    settings.GM_SWEEP_SECONDS = 5
+    turn = _games(make_game, 1)[0]
+    start = timezone.now()
+    deadline = start + timedelta(seconds=30)
+    Turn.objects.filter(pk=turn.pk).update(deadline=deadline)
+    monkeypatch.setattr(sweep, "_eager", lambda: False)
+    claimed: list[int] = []
+    timed: list = []
+
+    def lose(ids, at=()):  # the publish "succeeds", and the message is lost
+        claimed.extend(ids)
+        timed.extend(at)
+
+    monkeypatch.setattr(sweep, "publish_resolves", lose)
+    assert sweep.sweep(start) == [] and [pk for pk, _ in timed] == [turn.pk]
+    assert Turn.objects.get(pk=turn.pk).queued_for == deadline
+    assert sweep.sweep(deadline - timedelta(seconds=1)) == []  # not due yet
+    late = deadline + timedelta(seconds=settings.GM_SWEEP_SECONDS)
+    assert sweep.sweep(late) == [turn.pk] == claimed  # the backstop: one interval late
+    row = Turn.objects.get(pk=turn.pk)
+    assert (row.status, row.claimed_at) == (Turn.Status.DUE, late)
+    assert sweep.resolve_at_deadline(turn.pk) is True  # the resolve task it queued
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVED
+
+
+def test_a_timed_task_arriving_early_is_queued_again_for_its_deadline(make_game,
+                                                                      monkeypatch):
+    turn = _games(make_game, 1)[0]
+    monkeypatch.setattr(sweep, "_eager", lambda: False)
+    timed: list = []
+    monkeypatch.setattr(sweep, "publish_resolves", lambda ids, at=(): timed.extend(at))
+    soon = timezone.now() + timedelta(seconds=2)
+    Turn.objects.filter(pk=turn.pk).update(deadline=soon, queued_for=soon)
+    assert sweep.resolve_at_deadline(turn.pk, soon.isoformat()) is False
+    assert timed == [(turn.pk, soon)]  # the same deadline, though it is marked queued
+    timed.clear()
+    # a task for a deadline the GM has moved since (the new one is queued already): no-op
+    earlier = soon - timedelta(seconds=1)
+    assert sweep.resolve_at_deadline(turn.pk, earlier.isoformat()) is False
+    assert timed == []
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
 
 
 def test_the_deadline_task_claims_and_resolves_once(make_game, monkeypatch):
