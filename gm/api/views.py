@@ -21,7 +21,7 @@ from games.core.types import OrdersInvalid
 from gm.play import actions
 from gm.play.errors import ActionError
 from gm.play.limits import RateLimited
-from gm.play.models import Game, Submission
+from gm.play.models import Game, Submission, fill_html
 
 from . import serializers as s
 from . import summary
@@ -230,7 +230,8 @@ def thread(request: Request, pk: int) -> Response:
     """The game's thread: messages (markdown, sanitised) and public turn reports."""
     game = _game(pk)
     if request.method == "GET":
-        return Response(s.PostSerializer(game.posts.select_related("author"), many=True).data)
+        return Response(s.PostSerializer(fill_html(game.posts.select_related("author")),
+                                         many=True).data)
     text = request.data.get("markdown") if hasattr(request.data, "get") else None
     if not isinstance(text, str):
         return Response({"detail": "send {\"markdown\": \"<message>\"}"},

@@ -39,7 +39,18 @@ from .errors import (  # noqa: F401 (re-exported)
     NotAllowed,
     TurnClosed,
 )
-from .models import Game, LogEntry, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
+from .models import (
+    Game,
+    LogEntry,
+    Notice,
+    Post,
+    Report,
+    Seat,
+    Submission,
+    Turn,
+    TurnRecord,
+    fill_html,
+)
 from .rendering import render_markdown
 from .sweep import schedule_deadline
 
@@ -370,18 +381,13 @@ def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
     game = record.game
     engine = engine_for(game)
     audiences = ["", GM_VIEWER, *record.orders.keys(), *game.setup_record["seats"]]
-    html_of: dict[str, str] = {}  # readers who see the same events share one rendering
-    reports = []
-    for audience in dict.fromkeys(audiences):
-        text = compose_report(game, record, audience or None)
-        if text not in html_of:
-            html_of[text] = render_markdown(text)
-        reports.append(Report(record=record, audience=audience, markdown=text,
-                              html=html_of[text]))
+    # markdown only: each text is rendered by its first reader (RenderedMarkdown.html)
+    reports = [Report(record=record, audience=audience,
+                      markdown=compose_report(game, record, audience or None))
+               for audience in dict.fromkeys(audiences)]
     Report.objects.bulk_create(reports)
-    public = reports[0]
     Post.objects.create(game=game, kind=Post.Kind.REPORT, turn_number=record.number,
-                        markdown=public.markdown, html=public.html)
+                        markdown=reports[0].markdown)
     if not record.published:  # a held turn released (resolve_turn writes it published)
         record.published = True
         record.save(update_fields=["published"])
@@ -579,12 +585,18 @@ def reports_for(game: Game, user, number: int | None = None, *, after: int = 0,
         records = records.filter(number__gt=after)
     if limit is not None:
         records = records[:limit]
-    out = []
+    shown: list[tuple[int, Report | None, Report | None]] = []
     for record in records.prefetch_related("reports"):
         by_audience = {r.audience: r for r in record.reports.all()}
-        entry: dict[str, Any] = {"turn": record.number, "public": _rep(by_audience.get(""))}
+        shown.append((record.number, by_audience.get(""),
+                      by_audience.get(viewer) if viewer is not None else None))
+    # the texts first read here are rendered and stored together (one UPDATE)
+    fill_html(r for _n, public, mine in shown for r in (public, mine) if r is not None)
+    out = []
+    for number, public, mine in shown:
+        entry: dict[str, Any] = {"turn": number, "public": _rep(public)}
         if viewer is not None:
-            entry["mine"] = _rep(by_audience.get(viewer))
+            entry["mine"] = _rep(mine)
         out.append(entry)
     return out
 

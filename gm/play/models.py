@@ -10,10 +10,14 @@ Invariants kept here and in actions.py:
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
+
+from .rendering import render_markdown
 
 
 def new_token() -> str:
@@ -219,21 +223,88 @@ class TurnRecord(models.Model):
             fields=["game", "number"], condition=Q(superseded=False), name="record_live_unique")]
 
 
-class Report(models.Model):
+class RenderedMarkdown(models.Model):
+    """Markdown as written, and its safe HTML rendered on first read and then kept.
+
+    `html` is the one accessor. Publishing a turn stores the markdown only: most of a
+    turn's texts are never opened (the GM's, a seat's nobody reads), so the first reader
+    (a page, the API, a mail, the feed) renders and stores it; `fill_html` does that for
+    many rows in one UPDATE. Rendering is a pure function of the markdown, so two readers
+    racing store the same HTML.
+    """
+
+    # the rows holding the same text as a row being filled (its turn's or game's) are
+    # filled by the same UPDATE: a text is rendered once even when several rows hold it
+    FILL_SCOPE = ""
+
+    markdown = models.TextField()
+    rendered = models.TextField(null=True, blank=True, editable=False, db_column="html",
+                                help_text="Safe HTML of markdown; NULL until first read.")
+
+    class Meta:
+        abstract = True
+
+    @property
+    def html(self) -> str:
+        """The safe HTML (nh3-sanitised), rendered and stored on first read."""
+        if self.rendered is None:
+            fill_html([self])
+        return self.rendered or ""
+
+    @html.setter
+    def html(self, value: str) -> None:
+        # writers that render at once (a thread message is read as soon as it is posted)
+        self.rendered = value
+
+
+R = TypeVar("R", bound=RenderedMarkdown)
+
+
+def fill_html(rows: Iterable[R]) -> list[R]:
+    """`rows`, each with its HTML rendered: what was not rendered yet is, once per
+    distinct text, and stored by one UPDATE per model, which also fills the other
+    unrendered rows of the same scope (FILL_SCOPE) holding one of those texts. Rows not
+    saved yet are only rendered. Readers of many rows (a list of reports, the thread, the
+    feed) call it so a first read costs one statement, not one per row."""
+    rows = list(rows)
+    html_of: dict[str, str] = {}
+    scopes: dict[type[RenderedMarkdown], set[int]] = {}
+    for row in rows:
+        if row.rendered is not None:
+            continue
+        text = row.markdown or ""
+        if text not in html_of:
+            html_of[text] = render_markdown(text)
+        row.rendered = html_of[text]
+        if row.pk is not None:
+            scopes.setdefault(type(row), set()).add(getattr(row, type(row).FILL_SCOPE))
+    for model, ids in scopes.items():
+        model.objects.filter(**{f"{model.FILL_SCOPE}__in": ids}, rendered__isnull=True,
+                             markdown__in=list(html_of)).update(rendered=Case(
+                                 *(When(markdown=t, then=Value(h)) for t, h in html_of.items()),
+                                 output_field=models.TextField()))
+    return rows
+
+
+class Report(RenderedMarkdown):
     """A turn's narration for one audience: "" = public, a seat name, or "*" = the GM."""
+
+    FILL_SCOPE = "record_id"
 
     record = models.ForeignKey(TurnRecord, on_delete=models.CASCADE, related_name="reports")
     audience = models.CharField(max_length=40, blank=True)
-    markdown = models.TextField()
-    html = models.TextField()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["record", "audience"],
                                                name="report_audience_unique")]
 
 
-class Post(models.Model):
-    """The game's thread: player and GM messages, and each turn's public report."""
+class Post(RenderedMarkdown):
+    """The game's thread: player and GM messages, and each turn's public report.
+
+    A message is rendered as it is posted; a report's post is rendered on first read."""
+
+    FILL_SCOPE = "game_id"
 
     class Kind(models.TextChoices):
         MESSAGE = "message", "message"
@@ -245,8 +316,6 @@ class Post(models.Model):
                                on_delete=models.SET_NULL)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MESSAGE)
     turn_number = models.PositiveIntegerField(null=True, blank=True)
-    markdown = models.TextField()
-    html = models.TextField()
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,7 +1,8 @@
 """Markdown to safe HTML: python-markdown, then nh3 (Ammonia) keeps only harmless tags.
 
 Engine reports, thread posts and mails all go through here, so a player cannot inject
-script into another player's page or inbox.
+script into another player's page or inbox. Turn reports are rendered on first read, not
+when they are published (gm.play.models.RenderedMarkdown).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ RENDER_CACHE = 1024
 
 @functools.lru_cache(maxsize=RENDER_CACHE)
 def _render(text: str) -> str:
+    return _convert(text)
+
+
+def _convert(text: str) -> str:
+    """The conversion itself, uncached (tests count its calls)."""
     html = _converter().reset().convert(text)
     return nh3.clean(html, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes={"http", "https",
                                                                               "mailto"})

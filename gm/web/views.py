@@ -29,7 +29,7 @@ from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_
 from gm.mail.notices import one_numbering
 from gm.play import actions
 from gm.play.errors import ActionError
-from gm.play.models import Game, Post, Submission
+from gm.play.models import Game, Post, Submission, fill_html
 from gm.talk import actions as talk
 
 from . import prompts
@@ -452,7 +452,7 @@ class ReportsFeed(Feed):
         return f"Public turn reports of {game.title} ({game.ruleset})."
 
     def items(self, game):
-        return game.posts.filter(kind=Post.Kind.REPORT).order_by("-created")[:50]
+        return fill_html(game.posts.filter(kind=Post.Kind.REPORT).order_by("-created")[:50])
 
     def item_title(self, post):
         return f"Turn {post.turn_number}"
