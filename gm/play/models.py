@@ -68,15 +68,52 @@ class Game(models.Model):
     def secret_revealed(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    def remember_people(self) -> Game:
+        """Read the seats (with their users) and co-GMs once, for a read-only request.
+
+        The game page asks seat_of/is_gm a dozen times, of the reader and of every seated
+        player; after this call they are answered from memory (two statements in all)
+        instead of one query each. Opt-in per instance, because an instance that lives
+        across a join or a replacement must not answer from a stale list; refresh_from_db
+        and forget_people drop the memory.
+        """
+        seats: dict[int, Seat] = {}
+        for seat in self.seats.select_related("user").order_by("pk"):
+            if seat.user_id is not None:
+                seats.setdefault(seat.user_id, seat)
+        self._people = (seats, set(self.co_gms.values_list("pk", flat=True)))
+        return self
+
+    def seated(self) -> list[Seat]:
+        """The seats that have a player (users loaded), first seat first."""
+        people = self.__dict__.get("_people")
+        if people is not None:
+            return sorted(people[0].values(), key=lambda seat: seat.pk)
+        return list(self.seats.select_related("user").filter(user__isnull=False).order_by("pk"))
+
+    def forget_people(self) -> None:
+        self.__dict__.pop("_people", None)
+
+    def refresh_from_db(self, *args, **kwargs) -> None:
+        self.forget_people()
+        super().refresh_from_db(*args, **kwargs)
+
     def is_gm(self, user) -> bool:
         if not getattr(user, "is_authenticated", False):
             return False
-        return (user.pk == self.gm_id or user.is_superuser
-                or self.co_gms.filter(pk=user.pk).exists())
+        if user.pk == self.gm_id or user.is_superuser:
+            return True
+        people = self.__dict__.get("_people")
+        if people is not None:
+            return user.pk in people[1]
+        return self.co_gms.filter(pk=user.pk).exists()
 
     def seat_of(self, user) -> Seat | None:
         if not getattr(user, "is_authenticated", False):
             return None
+        people = self.__dict__.get("_people")
+        if people is not None:
+            return people[0].get(user.pk)
         return self.seats.filter(user=user).first()
 
     def current_turn(self) -> Turn | None:

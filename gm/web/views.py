@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -52,11 +53,15 @@ def _players(game: Game) -> dict[str, str]:
     return {s.name: s.player_name() for s in game.seats.select_related("user")}
 
 
-def deadline_context(request: HttpRequest, when) -> dict:
-    """The deadline in the reader's zone, and what the browser needs for its countdown."""
+def deadline_context(request: HttpRequest, when, zone_name: str | None = None) -> dict:
+    """The deadline in the reader's zone, and what the browser needs for its countdown.
+
+    zone_name: the reader's zone when the caller has read it already (one query, not two).
+    """
     if when is None:
         return {}
-    return {"iso": when.isoformat(), "text": format_deadline(when, zone_of(request.user)),
+    zone = zone_of(request.user) if zone_name is None else ZoneInfo(zone_name or "UTC")
+    return {"iso": when.isoformat(), "text": format_deadline(when, zone),
             "left": timeuntil(when)}
 
 
@@ -222,6 +227,7 @@ def _next_step(game: Game, summary: dict, seat, engine) -> str:
 
 
 def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
+    game.remember_people()  # read-only from here: seats and co-GMs are read once
     summary = actions.game_summary(game, request.user)
     engine = actions.engine_for(game)
     seat = game.seat_of(request.user)
@@ -244,12 +250,12 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
             own_count = f"{match.group(1).lower()} {match.group(2)}"
         prompt = {**prompt, "title": one_numbering(title, turn["number"])}
     reports = actions.reports_for(game, request.user)
+    zone_name = zone_name_of(request.user)
     latest = reports[-1] if reports else None
     result = dict(summary["result"] or {})
     if result.get("summary"):
         result["summary"] = name_seats(result["summary"], players)
-    gm_seats = [s for s in game.seats.select_related("user")
-                if s.user_id and game.is_gm(s.user)]
+    gm_seats = [s for s in game.seated() if game.is_gm(s.user)]
     recipients = talk.recipients_for(game, request.user)
     context = {
         "game": game, "s": summary, "engine": engine, "result": result,
@@ -267,12 +273,12 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
                      and seat is None and len(summary["seats"]) < summary["capacity"]
                      and not _gm_barred(game, engine, request.user)),
         "my_reply_address": seat.reply_address if seat else None,
-        "deadline": deadline_context(request, turn["deadline"]) if turn else {},
-        "zone_chosen": bool(zone_name_of(request.user)),
+        "deadline": deadline_context(request, turn["deadline"], zone_name) if turn else {},
+        "zone_chosen": bool(zone_name),
         "next_step": _next_step(game, summary, seat, engine),
         "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
         "prompt": prompt,
-        "live_json": json.dumps(_live(game, request.user), sort_keys=True),
+        "live_json": json.dumps(_live(game, request.user, summary), sort_keys=True),
         "invite_url": request.build_absolute_uri(reverse("game-invite", args=[game.pk])),
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],
         "seen_at": None,
@@ -289,13 +295,22 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _live(game: Game, user) -> dict:
-    owing = actions.owing_summary(game)
-    turn = game.current_turn()
+def _live(game: Game, user, summary: dict | None = None) -> dict:
+    """The marks the page polls for; from the page's own summary when it has one
+    (the same turn and owing list, without reading them again)."""
     marks = talk.latest_marks(game, user)
-    return {"status": game.status, "turn": turn.number if turn else None,
-            "turn_status": turn.status if turn else None,
-            "deadline": turn.deadline.isoformat() if turn and turn.deadline else None,
+    if summary is not None:
+        turn = summary["turn"] or {}
+        deadline = turn.get("deadline")
+        return {"status": game.status, "turn": turn.get("number"),
+                "turn_status": turn.get("status"),
+                "deadline": deadline.isoformat() if deadline else None,
+                "owing": turn.get("owing", []), "in": turn.get("in", []), **marks}
+    owing = actions.owing_summary(game)
+    current = game.current_turn()
+    return {"status": game.status, "turn": current.number if current else None,
+            "turn_status": current.status if current else None,
+            "deadline": current.deadline.isoformat() if current and current.deadline else None,
             "owing": owing["owing"], "in": owing["in"], **marks}
 
 

@@ -38,7 +38,7 @@ def _api(user) -> APIClient:
 
 
 # Pinned counts (statements per request; see the module docstring).
-GAME_PAGE = 40       # a seated player's game page (session auth)
+GAME_PAGE = 24       # a seated player's game page (session auth); seats and co-GMs read once
 GAME_API = 11        # GET /api/games/<id>/ with a token
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
 ORDER_POST = 11      # POST /api/games/<id>/orders/ with a token, turn stays open
