@@ -1,4 +1,5 @@
-"""Sign-up: a unique username and a unique (case-insensitively) e-mail address."""
+"""Sign-up: a unique username and an address; what happens when the address already has
+an account is gm.accounts.signup's business, and the form does not tell."""
 
 from __future__ import annotations
 
@@ -16,12 +17,8 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                "An account with this e-mail address already exists. Log in, or use "
-                "another address.")
-        return email
+        # Whether the address has an account is never said here (gm.accounts.signup).
+        return self.cleaned_data["email"].strip()
 
 
 class TokenForm(forms.Form):

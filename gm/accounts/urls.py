@@ -1,9 +1,19 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
 
 urlpatterns = [
-    path("signup/", views.signup, name="signup"),
+    path("signup/", views.signup_page, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup-sent"),
+    path("password-reset/", auth_views.PasswordResetView.as_view(
+        success_url="/password-reset/sent/"), name="password-reset"),
+    path("password-reset/sent/", auth_views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("password-reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        success_url="/password-reset/done/"), name="password_reset_confirm"),
+    path("password-reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
     path("account/", views.account, name="account"),
     path("account/confirm/<str:token>/", views.confirm_email, name="account-confirm"),
     path("account/confirm-again/", views.resend_confirmation, name="account-confirm-again"),

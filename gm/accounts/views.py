@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate, login
+from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -20,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
-from . import confirmation, ratelimit, tokens
+from . import confirmation, ratelimit, signup, tokens
 from .clientip import client_ip
 from .forms import SignupForm, TokenForm
 
@@ -30,7 +29,7 @@ def _minutes(seconds: float) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-def signup(request: HttpRequest) -> HttpResponse:
+def signup_page(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         wait = ratelimit.hit("signup", client_ip(request), settings.GM_SIGNUP_LIMIT,
@@ -42,25 +41,27 @@ def signup(request: HttpRequest) -> HttpResponse:
                               status=429)
             response["Retry-After"] = str(wait)
             return response
-        with transaction.atomic():
-            user = form.save()
-            confirmation.mark_unconfirmed(user)
-        sent = confirmation.send_confirmation(user)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}.")
-        if sent:
-            messages.info(request, f"We sent a confirmation link to {user.email}. Until you "
-                                   "open it, no game mail goes there and orders mailed from "
-                                   "it are not read.")
-        else:
-            messages.error(request, "We could not send the confirmation mail just now; ask "
-                                    "for it again on your account page.")
-        nxt = request.POST.get("next") or request.GET.get("next", "")  # e.g. an invite link
-        if nxt and url_has_allowed_host_and_scheme(nxt, {request.get_host()},
-                                                   require_https=request.is_secure()):
-            return redirect(nxt)
-        return redirect("account")
+        signup.register(form)  # a new account, or a note to the address's owner
+        request.session["signup"] = {"email": form.cleaned_data["email"],
+                                     "next": _safe_next(request)}
+        return redirect("signup-sent")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The page to come back to after logging in (e.g. an invite link), if it is ours."""
+    nxt = request.POST.get("next") or request.GET.get("next", "")
+    if nxt and url_has_allowed_host_and_scheme(nxt, {request.get_host()},
+                                               require_https=request.is_secure()):
+        return nxt
+    return ""
+
+
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    """The one answer to every sign-up, whether or not the address had an account."""
+    data = request.session.get("signup") or {}
+    return render(request, "registration/signup_sent.html", {
+        "email": data.get("email", ""), "next": data.get("next", "")})
 
 
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
