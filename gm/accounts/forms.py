@@ -4,7 +4,6 @@ an account is gm.accounts.signup's business, and the form does not tell."""
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 
