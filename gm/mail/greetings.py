@@ -21,6 +21,10 @@ signature and anything after END are cut off (README, "Playing", Email):
 5. When no line may be an order, nothing is read: the answer is "no orders found", with
    every line listed back.
 
+The same rule reads the web order form (its preview, live preview and send): `for_seat`
+is the one entry both paths call, so a greeting typed in the box is skipped and listed
+back as on mail. (The API takes its text as given: programs send no greetings.)
+
 The rule leans towards reading: a closing line that happens to use an order word ("Let's
 go!" in a game with GO) is read, and its error refuses the mail, rather than an order
 with a typo being skipped in silence.
@@ -151,3 +155,22 @@ def trim(text: str, may_be_order: Callable[[str], bool]) -> Trimmed:
         skipped.append(lines[line.number - 1].strip())
         lines[line.number - 1] = ""
     return Trimmed("\n".join(lines), skipped)
+
+
+def for_seat(game: Any, seat: Any, text: str) -> Trimmed:
+    """Rules 1-5 for orders `seat` sends in `game`, by mail or on the web form.
+
+    A line is tried on the engine's parser with the game's stored state, read from the
+    database only when a line needs it; a state the engine cannot load is an ActionError
+    (gm.play.actions.stored_state) for the caller to answer with.
+    """
+    from gm.play import actions
+    from gm.play.models import Game
+
+    engine = actions.engine_for(game)
+
+    def state() -> Any:
+        return engine.from_json(Game.objects.values_list("state", flat=True).get(pk=game.pk))
+
+    with actions.stored_state(game, "read"):
+        return trim(text, order_test(engine, state, seat.name))

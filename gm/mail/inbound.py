@@ -223,10 +223,8 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         stripped = strip_reply(found.text)
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
         engine = actions.engine_for(game)
-        try:  # a greeting line is tried on the engine's parser, with the stored state
-            with actions.stored_state(game, "read"):
-                trimmed = greetings.trim(stripped.orders, greetings.order_test(
-                    engine, lambda: engine.from_json(_state(game)), seat.name))
+        try:  # greetings and sign-offs: the rule the web form uses too
+            trimmed = greetings.for_seat(game, seat, stripped.orders)
         except ActionError as exc:
             return _Verdict(Outcome.REFUSED, exc.message, seat,
                             context={"message": exc.message})
@@ -257,11 +255,6 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
     return _Verdict(Outcome.ACCEPTED, f"version {sub.version}, receipt {sub.receipt}", seat,
                     sub, context={"submission": sub, "rest": stripped.rest,
                                   "skipped": trimmed.skipped})
-
-
-def _state(game: Game) -> Any:
-    """The game's state, read only when an engine without a grammar needs it."""
-    return Game.objects.values_list("state", flat=True).get(pk=game.pk)
 
 
 def _vocabulary_hint(engine: Any) -> str:

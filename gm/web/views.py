@@ -25,8 +25,10 @@ from django.utils.timesince import timeuntil
 from django.views.decorators.http import require_POST
 
 from games.core import registry
-from games.core.types import OrdersInvalid
+from games.core.orders import order_lines
+from games.core.types import OrderError, OrdersInvalid
 from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
+from gm.mail import greetings
 from gm.mail.notices import one_numbering
 from gm.play import actions
 from gm.play.errors import ActionError
@@ -282,6 +284,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "invite_url": request.build_absolute_uri(reverse("game-invite", args=[game.pk])),
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],
         "seen_at": None,
+        "not_read": _not_read_after_send(request, game, my_orders),
     }
     context.update(extra)
     return context
@@ -354,24 +357,55 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Write your orders (or pick one) before sending.")
         return _back(pk, "#orders")
     refill = OrdersForm(initial={"text": text, "turn": turn_number})
+    skipped: list[str] = []
     try:
+        read = greetings.for_seat(game, seat, text)  # "Hi GM," / "Cheers": as on mail
+        skipped = read.skipped
+        if not read.has_orders or not order_lines(read.text):
+            return render(request, "web/game.html", _game_context(
+                request, game, order_errors=[_no_orders(game)], not_read=read.skipped,
+                orders_form=refill), status=400)
         if request.POST.get("preview"):
-            orders = actions.check_orders(game, seat, text)
+            orders = actions.check_orders(game, seat, read.text)
             return render(request, "web/game.html", _game_context(
                 request, game, preview=orders.text.splitlines(), orders_form=refill,
+                not_read=read.skipped,
                 preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
-        sub = actions.submit_orders(game, seat, text, source=Submission.Source.WEB,
+        sub = actions.submit_orders(game, seat, read.text, source=Submission.Source.WEB,
                                     author=request.user, turn_number=turn_number)
     except OrdersInvalid as exc:
         return render(request, "web/game.html", _game_context(
             request, game, order_errors=exc.errors, accepted=exc.accepted,
-            orders_form=refill), status=400)
+            not_read=skipped, orders_form=refill), status=400)
     except ActionError as exc:
         messages.error(request, f"Your orders were not stored: {_sentence(exc.message)}")
         return _back(pk, "#orders")
     messages.success(request, f"Orders accepted for turn {sub.turn.number} (version "
                               f"{sub.version}, receipt {sub.receipt[:16]}…).")
+    if read.skipped:  # shown with the receipt on the next page, once
+        request.session[NOT_READ] = {"game": game.pk, "version": sub.version,
+                                     "lines": read.skipped}
     return _back(pk, "#orders")
+
+
+NOT_READ = "gm-not-read"
+
+
+def _no_orders(game: Game) -> OrderError:
+    vocab = greetings.vocabulary(actions.engine_for(game))
+    words = ", ".join(sorted(vocab.keywords)) if vocab is not None else ""
+    return OrderError(0, "no orders found: none of these lines is an order of this game",
+                      f"orders start with one of: {words}" if words else "")
+
+
+def _not_read_after_send(request: HttpRequest, game: Game, my_orders: dict | None) -> list:
+    """The greeting lines skipped from the orders just sent, for the receipt (once)."""
+    if NOT_READ not in request.session:
+        return []
+    kept = request.session.pop(NOT_READ)
+    if my_orders and kept.get("game") == game.pk and kept.get("version") == my_orders["version"]:
+        return kept.get("lines", [])
+    return []
 
 
 @login_required
@@ -384,15 +418,22 @@ def preview_json(request: HttpRequest, pk: int) -> JsonResponse:
         return JsonResponse({"detail": "only a seated player previews orders"}, status=403)
     text = request.POST.get("text", "")
     if not text.strip():
-        return JsonResponse({"ok": False, "orders": [], "errors": []})
+        return JsonResponse({"ok": False, "orders": [], "errors": [], "not_read": []})
+    skipped: list[str] = []
     try:
-        orders = actions.check_orders(game, seat, text)
+        read = greetings.for_seat(game, seat, text)  # the rule the send button follows
+        skipped = read.skipped
+        if not read.has_orders or not order_lines(read.text):
+            return JsonResponse({"ok": False, "orders": [], "not_read": read.skipped,
+                                 "errors": [_no_orders(game).to_json()]})
+        orders = actions.check_orders(game, seat, read.text)
     except OrdersInvalid as exc:
-        return JsonResponse({"ok": False, "orders": exc.accepted,
+        return JsonResponse({"ok": False, "orders": exc.accepted, "not_read": skipped,
                              "errors": [e.to_json() for e in exc.errors]})
     except ActionError as exc:  # an order text over the limit, a state that cannot be read
         return JsonResponse({"detail": exc.message}, status=exc.status)
     return JsonResponse({"ok": True, "orders": orders.text.splitlines(), "errors": [],
+                         "not_read": read.skipped,
                          "conditional": bool(re.search(r"\bIF\b", orders.text))})
 
 

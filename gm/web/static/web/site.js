@@ -121,6 +121,7 @@
     function show(data) {
       out.textContent = "";
       if (!data || (!data.orders.length && !data.errors.length)) return;
+      var notRead = data.not_read || [];
       var head = document.createElement("p");
       head.textContent = data.ok ? "As understood (not sent yet):" :
         "Not accepted yet; understood so far:";
@@ -140,6 +141,13 @@
           ul.appendChild(li);
         });
         out.appendChild(ul);
+      }
+      if (notRead.length) {  // greetings and sign-offs: skipped, as on mail
+        var skip = document.createElement("p");
+        skip.className = "muted";
+        skip.textContent = "Not read (greetings and sign-offs): " +
+          notRead.map(function (l) { return "\u201c" + l + "\u201d"; }).join(", ");
+        out.appendChild(skip);
       }
       if (data.conditional) {
         var note = document.createElement("p");

@@ -1,0 +1,105 @@
+"""Greetings and sign-offs typed in the web order box are read as on mail.
+
+One rule for both paths (gm.mail.greetings.for_seat): the lines before the first line
+that may be an order and after the last are skipped and listed back as "not read"; a
+chatty line between orders still refuses them; text with no order at all is "no orders
+found". Each case is sent by web form and by mail, and both must agree.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from gm.mail import inbound
+from gm.mail.models import Outcome
+from gm.mail.smtp_server import Envelope
+from gm.play.models import Submission
+from tests.gm.mail import mimeshapes as shapes
+
+pytestmark = pytest.mark.django_db
+
+CASES = [  # (text, orders kept, lines not read, accepted?)
+    ("Hi GM,\n\nhere are my orders:\nADD 2\n\nCheers & good luck!\nRené",
+     ["ADD 2"], ["Hi GM,", "here are my orders:", "Cheers & good luck!", "René"], True),
+    ("ADD 3", ["ADD 3"], [], True),
+    ("Hello,\nADD 1\nand one more:\nADD 1\nBye", None, ["Hello,", "Bye"], False),
+    ("Thanks for the game!\nSee you next turn", None,
+     ["Thanks for the game!", "See you next turn"], False),
+]
+
+
+@pytest.fixture
+def game(make_game, tally_engine, settings):
+    settings.GM_MAIL_DOMAIN = "gm.example"
+    settings.GM_MAIL_LOCALPART = "play"
+    return make_game("tally", 2, turn_hours=48)
+
+
+def _latest(game):
+    return Submission.objects.filter(seat__game=game, seat__name="P1").order_by(
+        "-version").first()
+
+
+@pytest.mark.parametrize("text, kept, not_read, accepted", CASES)
+def test_the_web_form_reads_greetings_as_mail_does(text, kept, not_read, accepted, game,
+                                                   players, client):
+    client.force_login(players[0])
+    response = client.post(f"/games/{game.pk}/orders/", {"text": text, "turn": 1},
+                           follow=True)
+    page = html.unescape(response.content.decode())
+    sub = _latest(game)
+    if accepted:
+        assert response.redirect_chain and sub is not None
+        assert sub.orders["items"] and "Orders accepted for turn 1" in page
+        for line in kept:
+            assert line in page.split('id="my-orders"', 1)[1].split("</pre>", 1)[0]
+    else:
+        assert response.status_code == 400 and sub is None
+        assert "Your orders were not accepted" in page
+    shown = page.split('id="not-read"', 1)[1].split("</div>", 1)[0] if not_read else ""
+    for line in not_read:
+        assert f"<q>{line}</q>" in shown, (line, shown)
+    if not not_read:
+        assert 'id="not-read"' not in page
+    # Shown once: the next visit's receipt no longer lists them.
+    assert 'id="not-read"' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("text, kept, not_read, accepted", CASES)
+def test_the_live_preview_skips_the_same_lines(text, kept, not_read, accepted, game, players,
+                                               client):
+    client.force_login(players[0])
+    data = client.post(f"/games/{game.pk}/orders/preview.json", {"text": text}).json()
+    assert data["ok"] is accepted and data["not_read"] == not_read
+    if kept:
+        assert data["orders"] == kept
+    assert _latest(game) is None  # a preview stores nothing
+
+
+@pytest.mark.parametrize("text, kept, not_read, accepted", CASES)
+def test_mail_and_web_agree(text, kept, not_read, accepted, game, players, client, on_commit):
+    p1 = game.seats.select_related("user").get(name="P1")
+    raw = shapes.plain(text, sender=p1.user.email, to=p1.reply_address)
+    with on_commit():
+        result = inbound.process(raw, envelope=Envelope([], None), transport="pipe")
+    by_mail = _latest(game)
+    assert (result.outcome == Outcome.ACCEPTED) is accepted
+    client.force_login(players[0])
+    client.post(f"/games/{game.pk}/orders/", {"text": text, "turn": 1})
+    by_web = _latest(game)
+    if accepted:
+        assert by_web.version == by_mail.version + 1
+        assert by_web.orders == by_mail.orders and by_web.text == by_mail.text
+    else:
+        assert by_mail is None and by_web is None
+
+
+def test_no_orders_found_names_the_order_words(game, players, client):
+    client.force_login(players[0])
+    response = client.post(f"/games/{game.pk}/orders/", {"text": "Hi!\nBye", "turn": 1})
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 400
+    assert "no orders found" in page and "start with one of: ADD" in page
+    assert "Hi!\nBye" in page  # the text stays in the box
