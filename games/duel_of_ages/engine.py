@@ -71,8 +71,7 @@ class DuelOfAgesEngine(Engine):
             return Decision(f"map build, step {state['build']['step'] + 1}: Team {team}",
                             {seat_of(state, team): {
                                 "title": f"Team {team}: place {build.what(state)}",
-                                "help": "PLATTER <name> AT <site>, KEY <name> AT <site>, "
-                                        "LABYRINTH <age> AT <site>; sites run A1 to F6.",
+                                "help": build.HELP,
                                 "choices": example, "example": "\n".join(example)}})
         active = state["active"]
         with hexmap.using(state.get("map")):

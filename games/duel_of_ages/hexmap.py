@@ -1,7 +1,9 @@
 """The hex map: space names, neighbours, distance, move costs, paths and line of sight.
 
-Spaces are named column letter + row number ("C4"); odd columns (A, C, ...) sit half a
-space higher than even ones. Geometry goes through cube coordinates.
+Spaces are named column letters + row number ("C4"; past Z the columns run AA, AB, ... as
+on a spreadsheet, for a wide built map); the first, third, ... columns (A, C, ...) sit
+half a space lower than the second, fourth, ... (B, D, ...). Geometry goes through cube
+coordinates.
 """
 
 from __future__ import annotations
@@ -63,6 +65,22 @@ SEALED = {"dome", "tower"}
 HINDERS = {"woods", "swamp", "fire"}
 
 
+def column_name(col: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA: spreadsheet columns."""
+    if col < 0:
+        raise ValueError(f"no column {col}")
+    name = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        name = chr(65 + rest) + name
+    return name
+
+
+def space_name(col: int, row: int) -> str:
+    return f"{column_name(col)}{row + 1}"
+
+
 @map_cache
 def terrain() -> dict[str, str]:
     rows = map_data()["rows"]
@@ -70,14 +88,14 @@ def terrain() -> dict[str, str]:
     for r, row in enumerate(rows):
         for c, code in enumerate(row.split()):
             if code != VOID:
-                out[f"{chr(65 + c)}{r + 1}"] = "dome" if code.isdigit() else CODES[code]
+                out[space_name(c, r)] = "dome" if code.isdigit() else CODES[code]
     return out
 
 
 @map_cache
 def voids() -> frozenset[str]:
     """Holes in a built map (no piece there): the map's edge, so a cavern wall."""
-    return frozenset(f"{chr(65 + c)}{r + 1}" for r, row in enumerate(map_data()["rows"])
+    return frozenset(space_name(c, r) for r, row in enumerate(map_data()["rows"])
                      for c, code in enumerate(row.split()) if code == VOID)
 
 
@@ -88,7 +106,7 @@ def domes() -> dict[str, int]:
     for r, row in enumerate(map_data()["rows"]):
         for c, code in enumerate(row.split()):
             if code.isdigit():
-                out[f"{chr(65 + c)}{r + 1}"] = int(code)
+                out[space_name(c, r)] = int(code)
     return out
 
 
@@ -107,7 +125,11 @@ def size() -> tuple[int, int]:
 
 
 def col_row(space: str) -> tuple[int, int]:
-    return ord(space[0]) - 65, int(space[1:]) - 1
+    letters = len(space) - len(space.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    col = 0
+    for letter in space[:letters]:
+        col = col * 26 + ord(letter) - 64
+    return col - 1, int(space[letters:]) - 1
 
 
 def cube(space: str) -> tuple[int, int, int]:
@@ -120,13 +142,13 @@ def cube(space: str) -> tuple[int, int, int]:
 def from_cube(x: int, z: int) -> str | None:
     col = x
     row = z + (col + (col & 1)) // 2
-    name = f"{chr(65 + col)}{row + 1}" if 0 <= col < 26 else ""
+    name = space_name(col, row) if col >= 0 else ""
     return name if name in terrain() else None
 
 
 def _grid_name(x: int, z: int) -> str:
     row = z + (x + (x & 1)) // 2
-    return f"{chr(65 + x)}{row + 1}" if 0 <= x < 26 else ""
+    return space_name(x, row) if x >= 0 and row >= 0 else ""
 
 
 def distance(a: str, b: str) -> int:
@@ -148,12 +170,16 @@ def neighbours(space: str) -> tuple[str, ...]:
 
 @map_cache
 def walls() -> frozenset[frozenset[str]]:
-    """Cavern walls as pairs of spaces whose shared edge is walled."""
-    cavern = map_data().get("cavern", {})
-    inside = set(cavern.get("spaces", []))
-    open_sides = {frozenset(pair) for pair in cavern.get("openings", [])}
-    return frozenset(frozenset((s, n)) for s in inside for n in neighbours(s)
-                     if n not in inside and frozenset((s, n)) not in open_sides)
+    """Cavern walls as pairs of spaces whose shared edge is walled: around each cavern
+    and each labyrinth of a built map (its `enclosures`, walled but at the entrance)."""
+    data = map_data()
+    out: set[frozenset[str]] = set()
+    for cavern in (data.get("cavern", {}), *data.get("enclosures", [])):
+        inside = set(cavern.get("spaces", []))
+        open_sides = {frozenset(pair) for pair in cavern.get("openings", [])}
+        out.update(frozenset((s, n)) for s in inside for n in neighbours(s)
+                   if n not in inside and frozenset((s, n)) not in open_sides)
+    return frozenset(out)
 
 
 def passable(space: str) -> tuple[str, ...]:

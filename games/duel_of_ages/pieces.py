@@ -1,26 +1,61 @@
 """The map pieces (data/pieces.toml) and how placed pieces become a map.
 
-A map is built on a lattice of sites (FRAME x FRAME), each 4 x 4 spaces: a platter
-covers 2 x 2 sites, a key one. Sites are named like spaces, column letter + row number
-("C3"). This module knows the geometry of the lattice (what touches what, which empty
-sites are nooks, crannies or notches) and assembles a placement into the map format
-hexmap reads; the order of the build and whose turn it is belong to rules/build.py."""
+The rulebook builds its map from large round platters and small triangular keys that
+hook together. Here (designed) a platter is a hexagon of 61 spaces and a key a triangle
+of 10: the trihexagonal pattern, in which hexagons meet corner to corner and triangles
+fill the gaps between every three of them, with no seam and no overlap.
+
+- *Platter sites* form a lattice (FRAME x FRAME on the table, named like spaces: "C3"),
+  nine spaces apart; a site's six neighbours are the sites whose platters would touch
+  its platter's corners.
+- *Slots* are the triangles between three mutually neighbouring sites. Every site has
+  six slots around it, one per side (E, SE, SW, W, NW, NE): a slot is named by any of
+  its sites and the side ("C3SE" is "D3W" is "C4NE"), and written back by the first of
+  its sites on the table. A key goes in a slot; the slots are the sockets where pieces
+  hook on.
+- An empty slot beside the map is a *nook* (a hole: platters on all three sides), a
+  *cranny* (between two platters) or a *notch* (the gap beside one platter).
+
+This module knows the geometry and assembles a placement into the map format hexmap
+reads; the order of the build and whose turn it is belong to rules/build.py."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+import re
+from functools import cache, lru_cache
 from typing import Any
 
+from . import hexmap
 from .catalog import _load
 
-SITE = 4
-FRAME = 6
+RADIUS = 4
+"""A platter is every space within RADIUS of its middle."""
+SPACING = 2 * RADIUS + 1
+"""Platter sites this many spaces apart, so touching platters meet corner to corner."""
+FRAME = 7
+"""The table holds FRAME x FRAME platter sites (A1 to G7)."""
+
 Site = tuple[int, int]
-Placement = dict[str, dict[str, list[int]]]
-"""{"platters": {name: [col, row]}, "dome_keys": {...}, "labyrinths": {age: [col, row]}}
-with the top-left site of each piece."""
+"""A platter site in axial lattice coordinates (a, b): its middle space is at
+(SPACING * a, SPACING * b) in hexmap's axial (x, z)."""
+Slot = tuple[int, int, int]
+"""(a, b, 0): the slot between sites (a, b), (a+1, b), (a, b+1); (a, b, 1): the one
+between (a+1, b), (a, b+1), (a+1, b+1)."""
+Cell = tuple[int, int]
+Placement = dict[str, Any]
+"""{"platters": {name: site}, "dome_keys": {name: slot},
+"labyrinths": {age: [slot, site its entrance faces]}}, all by name ("C3", "C3SE")."""
+
+DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+SIDES = {"E": (0, -1, 1), "SE": (0, 0, 0), "SW": (-1, 0, 1), "W": (-1, 0, 0),
+         "NW": (-1, -1, 1), "NE": (0, -1, 0)}
+"""The slot on each side of site (a, b), as an offset (da, db, o)."""
+KEY_ORIGIN = (-2, -1)
+PLATTER_ORIGIN = (-RADIUS, -RADIUS)
+"""Where the text drawing of a piece starts, in axial (x, offset row) about its
+middle: keys are drawn as a 4 x 4 text, platters 9 x 9."""
 
 
 @cache
@@ -28,180 +63,299 @@ def pieces() -> dict[str, Any]:
     return _load("pieces.toml")
 
 
+# -- names -----------------------------------------------------------------------------
 def site_name(site: Site) -> str:
-    return f"{chr(65 + site[0])}{site[1] + 1}"
+    a, b = site
+    return hexmap.space_name(a, b + (a + (a & 1)) // 2)
 
 
+@cache
 def parse_site(name: str) -> Site | None:
-    name = name.upper()
-    if len(name) < 2 or not name[1:].isdigit():
+    match = re.fullmatch(r"([A-Z]+)(\d+)", name.upper())
+    if not match:
         return None
-    site = (ord(name[0]) - 65, int(name[1:]) - 1)
-    return site if 0 <= site[0] < FRAME and 0 <= site[1] < FRAME else None
-
-
-def footprint(kind: str, at: Site) -> list[Site]:
-    """The sites a piece covers when its top-left site is `at`."""
-    c, r = at
-    return [(c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)] if kind == "platters" else [(c, r)]
-
-
-def occupied(placement: Placement) -> dict[Site, tuple[str, str]]:
-    out: dict[Site, tuple[str, str]] = {}
-    for kind in ("platters", "dome_keys", "labyrinths"):
-        for name, at in placement.get(kind, {}).items():
-            for site in footprint(kind, (at[0], at[1])):
-                out[site] = (kind, name)
-    return out
-
-
-def sides(site: Site) -> list[Site]:
-    c, r = site
-    return [(c, r - 1), (c + 1, r), (c, r + 1), (c - 1, r)]
+    col, row = hexmap.col_row(name.upper())
+    site = (col, row - (col + (col & 1)) // 2)
+    return site if in_frame(site) else None
 
 
 def in_frame(site: Site) -> bool:
-    return 0 <= site[0] < FRAME and 0 <= site[1] < FRAME
+    a, b = site
+    return 0 <= a < FRAME and 0 <= b + (a + (a & 1)) // 2 < FRAME
 
 
-def fits(placement: Placement, kind: str, at: Site) -> str | None:
-    """Why a piece cannot go there (None: it can): inside the frame, on empty sites,
-    hooked to the map along a side (the first piece may go anywhere)."""
-    taken = occupied(placement)
-    spots = footprint(kind, at)
-    if not all(in_frame(s) for s in spots):
-        return "it would stick out of the table"
-    if any(s in taken for s in spots):
-        return "it would cover a piece already placed"
-    if taken and not any(n in taken for s in spots for n in sides(s)):
+def slot_on(site: Site, side: str) -> Slot:
+    da, db, o = SIDES[side]
+    return site[0] + da, site[1] + db, o
+
+
+@cache
+def slot_sites(slot: Slot) -> tuple[Site, ...]:
+    a, b, o = slot
+    if o == 0:
+        return (a, b), (a + 1, b), (a, b + 1)
+    return (a + 1, b), (a, b + 1), (a + 1, b + 1)
+
+
+@cache
+def site_slots(site: Site) -> tuple[Slot, ...]:
+    return tuple(slot_on(site, side) for side in SIDES)
+
+
+@cache
+def site_neighbours(site: Site) -> tuple[Site, ...]:
+    return tuple((site[0] + da, site[1] + db) for da, db in DIRECTIONS)
+
+
+def slot_name(slot: Slot, platters: Any = ()) -> str:
+    """Named by the first of its sites holding a platter (of `platters`), else the first
+    on the table, in column-then-row order: "the west side of the platter at C4"."""
+    order = sorted(slot_sites(slot), key=lambda s: (s not in platters, not in_frame(s),
+                                                     s[0], s[1] + (s[0] + (s[0] & 1)) // 2))
+    site = order[0]
+    side = next(k for k in SIDES if slot_on(site, k) == slot)
+    return site_name(site) + side
+
+
+@cache
+def parse_slot(name: str) -> Slot | None:
+    match = re.fullmatch(r"([A-Z]+\d+)(NE|NW|SE|SW|E|W)", name.upper())
+    site = parse_site(match.group(1)) if match else None
+    return slot_on(site, match.group(2)) if match and site else None
+
+
+def on_table(slot: Slot) -> bool:
+    return any(in_frame(s) for s in slot_sites(slot))
+
+
+# -- what is where ---------------------------------------------------------------------
+def platter_sites(placement: Placement) -> dict[Site, str]:
+    return {parse_site(at): name for name, at in placement.get("platters", {}).items()}  # type: ignore[misc]
+
+
+def key_slots(placement: Placement) -> dict[Slot, tuple[str, str]]:
+    out: dict[Slot, tuple[str, str]] = {}
+    for name, at in placement.get("dome_keys", {}).items():
+        out[parse_slot(at)] = ("dome_keys", name)  # type: ignore[index]
+    for age, (at, _) in placement.get("labyrinths", {}).items():
+        out[parse_slot(at)] = ("labyrinths", age)  # type: ignore[index]
+    return out
+
+
+def platter_block(placement: Placement, site: Site) -> str | None:
+    """Why a platter cannot go on this site (None: it can): an empty site on the table,
+    hooked onto the map (touching a platter, or a key in one of its slots) unless it is
+    the first piece."""
+    platters, keys = platter_sites(placement), key_slots(placement)
+    if not in_frame(site):
+        return "that site is off the table"
+    if site in platters:
+        return "a platter is already there"
+    if platters and not (any(n in platters for n in site_neighbours(site))
+                         or any(s in keys for s in site_slots(site))):
         return "it must hook onto the map"
     return None
 
 
-def gaps(placement: Placement) -> dict[str, list[Site]]:
-    """Empty sites beside the map: a nook (a hole: three or four sides on the map), a
-    cranny (between two platters), a notch (beside a platter otherwise)."""
-    taken = occupied(placement)
-    out: dict[str, list[Site]] = {"nook": [], "cranny": [], "notch": []}
-    for c in range(FRAME):
-        for r in range(FRAME):
-            site = (c, r)
-            if site in taken:
-                continue
-            around = [taken[n] for n in sides(site) if n in taken]
-            platters = {name for kind, name in around if kind == "platters"}
-            if len(around) >= 3:
-                out["nook"].append(site)
-            elif len(platters) >= 2:
-                out["cranny"].append(site)
-            elif platters:
-                out["notch"].append(site)
-    return out
+def key_block(placement: Placement, slot: Slot) -> str | None:
+    """A key goes in an empty slot with a platter on at least one of its sides."""
+    if slot in key_slots(placement):
+        return "a key is already in that slot"
+    if not any(s in platter_sites(placement) for s in slot_sites(slot)):
+        return "a key hooks onto a platter"
+    return None
+
+
+def gaps(placement: Placement) -> dict[str, tuple[Slot, ...]]:
+    """The empty slots beside the map, by how many platters they touch: a nook (three,
+    a hole), a cranny (two), a notch (one)."""
+    return _gaps(frozenset(platter_sites(placement)), frozenset(key_slots(placement)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _gaps(platters: frozenset[Site], keys: frozenset[Slot]) -> dict[str, tuple[Slot, ...]]:
+    out: dict[str, set[Slot]] = {"nook": set(), "cranny": set(), "notch": set()}
+    for site in platters:
+        for slot in site_slots(site):
+            if slot not in keys:
+                touching = sum(1 for s in slot_sites(slot) if s in platters)
+                out[("", "notch", "cranny", "nook")[touching]].add(slot)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
 def holes(placement: Placement) -> int:
+    """Nooks and crannies: the gaps the labyrinths must fill."""
     g = gaps(placement)
     return len(g["nook"]) + len(g["cranny"])
 
 
-def entrance_side(placement: Placement, at: Site) -> str | None:
-    """The side of a labyrinth at `at` that joins the map (N, E, S, W in that order)."""
-    taken = occupied(placement)
-    for side, n in zip("NESW", sides(at), strict=True):
-        if n in taken and taken[n][0] != "labyrinths":
-            return side
-    return None
+def enclosed(placement: Placement) -> list[Site]:
+    """Empty platter sites ringed by keys: a platter-sized hole no key can fill."""
+    platters, keys = platter_sites(placement), key_slots(placement)
+    candidates = {n for s in platters for n in site_neighbours(s)} - set(platters)
+    return sorted(s for s in candidates if all(slot in keys for slot in site_slots(s)))
 
 
-def _path(age: str, side: str) -> list[tuple[int, int]]:
-    """From the entrance on `side` to the red eye, inside the key (shortest, by hexes)."""
-    key = pieces()["labyrinth_keys"][age]
-    grid = [row.split() for row in key["rows"]]
-    start = tuple(key["entrances"][side])
-    eye = next((r, c) for r, row in enumerate(grid) for c, code in enumerate(row)
-               if code == "E")
-    previous: dict[tuple[int, int], tuple[int, int]] = {start: start}
-    frontier = [start]
-    while frontier and eye not in previous:
-        nxt = []
-        for r, c in frontier:
-            for nr, nc in _local_neighbours(r, c):
-                if 0 <= nr < SITE and 0 <= nc < SITE and grid[nr][nc] != "#" \
-                        and (nr, nc) not in previous:
-                    previous[(nr, nc)] = (r, c)
-                    nxt.append((nr, nc))
-        frontier = nxt
-    path = [eye]
-    while path[-1] != start:
-        path.append(previous[path[-1]])
-    return path[::-1]
+# -- pieces as spaces --------------------------------------------------------------------
+def _read(rows: list[str], origin: tuple[int, int]) -> dict[tuple[int, int], tuple[Cell, str]]:
+    """Text [row, column] -> (axial cell about the piece's middle, code)."""
+    out = {}
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row.split()):
+            if code != "_":
+                x = c + origin[0]
+                out[(r, c)] = ((x, r + origin[1] - (x + (x & 1)) // 2), code)
+    return out
 
 
-def _local_neighbours(r: int, c: int) -> list[tuple[int, int]]:
-    """Hex neighbours in the map's offset scheme (even columns sit half a space higher);
-    a site is four columns wide, so a column keeps its parity when placed."""
-    if c % 2 == 0:
-        return [(r - 1, c), (r + 1, c), (r - 1, c - 1), (r, c - 1), (r - 1, c + 1), (r, c + 1)]
-    return [(r - 1, c), (r + 1, c), (r, c - 1), (r + 1, c - 1), (r, c + 1), (r + 1, c + 1)]
+def _rot60(cell: Cell) -> Cell:
+    x, z = cell
+    return -z, x + z
+
+
+def _turn(cell: Cell, sixths: int) -> Cell:
+    for _ in range(sixths % 6):
+        cell = _rot60(cell)
+    return cell
+
+
+def site_middle(site: Site) -> Cell:
+    return SPACING * site[0], SPACING * site[1]
+
+
+def slot_middle(slot: Slot) -> Cell:
+    a, b, o = slot
+    return SPACING * a + 3 + 3 * o, SPACING * b + 3 + 3 * o
+
+
+def _distance(a: Cell, b: Cell) -> int:
+    dx, dz = a[0] - b[0], a[1] - b[1]
+    return max(abs(dx), abs(dz), abs(dx + dz))
+
+
+def key_turn(age: str, slot: Slot, facing: Site) -> int:
+    """How many sixths a labyrinth key turns so its entrance faces the platter site
+    `facing` (a slot pointing the other way is the key turned half round)."""
+    cells = _read(pieces()["labyrinth_keys"][age]["rows"], KEY_ORIGIN)
+    entrance = next(cell for cell, code in cells.values() if code == "I")
+    middle, target = slot_middle(slot), site_middle(facing)
+    for sixths in (3 * slot[2], 3 * slot[2] + 2, 3 * slot[2] + 4):
+        x, z = _turn(entrance, sixths)
+        if _distance((middle[0] + x, middle[1] + z), target) == RADIUS + 1:
+            return sixths
+    raise ValueError(f"slot {slot} does not touch site {facing}")
 
 
 def assemble(placement: Placement) -> dict[str, Any]:
-    """The map (hexmap's format) of the pieces placed: trimmed to the sites used, holes
-    left as voids. Space names run from A1 at the top-left site used."""
-    taken = occupied(placement)
-    if not taken:
-        return {"key": "empty", "rows": [], "towers": {}, "labyrinths": {},
-                "tunnels": {"segments": [], "entrances": []}}
-    c0 = min(c for c, _ in taken)
-    r0 = min(r for _, r in taken)
-    width = (max(c for c, _ in taken) - c0 + 1) * SITE
-    height = (max(r for _, r in taken) - r0 + 1) * SITE
-    grid = [["_"] * width for _ in range(height)]
-    towers: dict[str, str] = {}
-    segments: list[list[str]] = []
-    entrances: list[str] = []
-    labyrinths: dict[str, list[str]] = {}
-    cavern: dict[str, list[Any]] = {"spaces": [], "openings": []}
-
-    def name(at: list[int], r: int, c: int) -> str:
-        return f"{chr(65 + (at[0] - c0) * SITE + c)}{(at[1] - r0) * SITE + r + 1}"
-
-    def paint(at: list[int], rows: list[str]) -> None:
-        for r, row in enumerate(rows):
-            for c, code in enumerate(row.split()):
-                grid[(at[1] - r0) * SITE + r][(at[0] - c0) * SITE + c] = code
-
+    """The map (hexmap's format) of the pieces placed: trimmed to the spaces used, the
+    rest left void. Space names run from A1 at the top-left of the pieces."""
     data = pieces()
-    for key, at in placement.get("platters", {}).items():
-        piece = data["platters"][key]
-        paint(at, piece["rows"])
+    grid: dict[Cell, str] = {}
+    towers: dict[Cell, str] = {}
+    segments: list[list[Cell]] = []
+    entrances: list[Cell] = []
+    cavern: dict[str, list[Any]] = {"spaces": [], "openings": []}
+    enclosures: list[dict[str, list[Any]]] = []
+    labyrinths: dict[str, list[Cell]] = {}
+    labels: list[tuple[str, str, Cell]] = []
+
+    for name, at in placement.get("platters", {}).items():
+        piece, middle = data["platters"][name], site_middle(parse_site(at))  # type: ignore[arg-type]
+        cells = _read(piece["rows"], PLATTER_ORIGIN)
+
+        def here(rc: list[int], cells: Any = cells, middle: Cell = middle) -> Cell:
+            x, z = cells[(rc[0], rc[1])][0]
+            return middle[0] + x, middle[1] + z
+
+        for (x, z), code in cells.values():
+            grid[(middle[0] + x, middle[1] + z)] = code
         for r, c, kind in piece["towers"]:
-            towers[name(at, r, c)] = kind
-        segments += [[name(at, r, c) for r, c in seg] for seg in piece["tunnels"]]
-        entrances += [name(at, r, c) for r, c in piece["entrances"]]
+            towers[here([r, c])] = kind
+        segments += [[here(rc) for rc in seg] for seg in piece["tunnels"]]
+        entrances += [here(rc) for rc in piece["entrances"]]
         if "cavern" in piece:
-            cavern["spaces"] += [name(at, r, c) for r, c in piece["cavern"]["spaces"]]
-            cavern["openings"] += [[name(at, *a), name(at, *b)]
-                                   for a, b in piece["cavern"]["openings"]]
-    for key, at in placement.get("dome_keys", {}).items():
-        paint(at, data["dome_keys"][key]["rows"])
-    for age, at in placement.get("labyrinths", {}).items():
-        paint(at, data["labyrinth_keys"][age]["rows"])
-        side = entrance_side(placement, (at[0], at[1])) or "N"
-        labyrinths[age] = [name(at, r, c) for r, c in _path(age, side)]
-    out: dict[str, Any] = {"rows": [" ".join(row) for row in grid], "towers": towers,
-                           "tunnels": {"segments": segments, "entrances": entrances},
-                           "labyrinths": labyrinths, "cavern": cavern,
-                           "placement": placement}
+            cavern["spaces"] += [here(rc) for rc in piece["cavern"]["spaces"]]
+            cavern["openings"] += [[here(a), here(b)] for a, b in piece["cavern"]["openings"]]
+        labels.append((name, at, middle))
+    for name, at in placement.get("dome_keys", {}).items():
+        slot = parse_slot(at)
+        middle = slot_middle(slot)  # type: ignore[arg-type]
+        for (x, z), code in _read(data["dome_keys"][name]["rows"], KEY_ORIGIN).values():
+            x, z = _turn((x, z), 3 * slot[2])  # type: ignore[index]
+            grid[(middle[0] + x, middle[1] + z)] = code
+        labels.append((name, at, middle))
+    for age, (at, facing) in placement.get("labyrinths", {}).items():
+        slot = parse_slot(at)
+        middle = slot_middle(slot)  # type: ignore[arg-type]
+        sixths = key_turn(age, slot, parse_site(facing))  # type: ignore[arg-type]
+        path: dict[str, Cell] = {}
+        for (x, z), code in _read(data["labyrinth_keys"][age]["rows"], KEY_ORIGIN).values():
+            x, z = _turn((x, z), sixths)
+            cell = (middle[0] + x, middle[1] + z)
+            grid[cell] = "." if code == "I" else code
+            if code != "#":
+                path[f"{x},{z}"] = cell
+            if code == "I":
+                door = cell
+        labyrinths[age] = _path(list(path.values()), door)
+        target = site_middle(parse_site(facing))  # type: ignore[arg-type]
+        outside = [(door[0] + dx, door[1] + dz) for dx, dz in DIRECTIONS]
+        enclosures.append({"spaces": labyrinths[age], "openings": [
+            [door, cell] for cell in outside if _distance(cell, target) <= RADIUS]})
+        labels.append((age, at, middle))
+
+    if not grid:
+        return {"key": "empty", "rows": [], "towers": {}, "labyrinths": {},
+                "tunnels": {"segments": [], "entrances": []}, "placement": placement}
+    x0 = min(x for x, _ in grid)
+    r0 = min(z + ((x - x0) + ((x - x0) & 1)) // 2 for x, z in grid)
+
+    def name(cell: Cell) -> str:
+        x, z = cell[0] - x0, cell[1]
+        return hexmap.space_name(x, z + (x + (x & 1)) // 2 - r0)
+
+    named = {name(cell): code for cell, code in grid.items()}
+    width = 1 + max(hexmap.col_row(s)[0] for s in named)
+    height = 1 + max(hexmap.col_row(s)[1] for s in named)
+    rows = [" ".join(named.get(hexmap.space_name(c, r), "_") for c in range(width))
+            for r in range(height)]
+    out: dict[str, Any] = {
+        "rows": rows, "towers": {name(c): k for c, k in towers.items()},
+        "tunnels": {"segments": [[name(c) for c in seg] for seg in segments],
+                    "entrances": [name(c) for c in entrances]},
+        "labyrinths": {age: [name(c) for c in spaces] for age, spaces in labyrinths.items()},
+        "cavern": {"spaces": [name(c) for c in cavern["spaces"]],
+                   "openings": [[name(a), name(b)] for a, b in cavern["openings"]]},
+        "enclosures": [{"spaces": [name(c) for c in e["spaces"]],
+                        "openings": [[name(a), name(b)] for a, b in e["openings"]]}
+                       for e in enclosures],
+        "pieces": [[piece, at, name(middle)] for piece, at, middle in labels],
+        "placement": placement}
     out["key"] = hashlib.sha256(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
     return out
 
 
+def _path(cells: list[Cell], door: Cell) -> list[Cell]:
+    """The labyrinth's spaces from its entrance to the red eye: the open spaces of a
+    key form one line (test_pieces.py checks it), walked from the entrance."""
+    path, left = [door], set(cells) - {door}
+    while left:
+        here = path[-1]
+        step = next(c for c in sorted(left) if _distance(c, here) == 1)
+        path.append(step)
+        left.remove(step)
+    return path
+
+
 @cache
-def standard_placement() -> str:
+def _standard_placement() -> str:
     return json.dumps(pieces()["standard"], sort_keys=True)
+
+
+def standard_placement() -> Placement:
+    return json.loads(_standard_placement())
 
 
 def standard() -> dict[str, Any]:
     """The ready-made standard map."""
-    return assemble(json.loads(standard_placement()))
+    return assemble(standard_placement())

@@ -28,7 +28,10 @@ def line(event: Event) -> str | None:
                 f"{d['black']} is Team Black.")
     if kind == "placed_piece":
         what = {"platters": "platter", "dome_keys": "dome key", "labyrinths": "labyrinth"}
-        return f"- Team {d['team']} places the {what[d['kind']]} {d['name']} at site {d['site']}."
+        where = "at site" if d["kind"] == "platters" else "in slot"
+        facing = f", its entrance facing the platter at {d['from']}" if d.get("from") else ""
+        return (f"- Team {d['team']} places the {what[d['kind']]} {d['name']} {where} "
+                f"{d['site']}{facing}.")
     if kind == "map_built":
         return "- The map is built: the labyrinths are in place, play begins."
     if kind == "revealed":

@@ -4,19 +4,21 @@ Black places a platter with a dome key hooked to it, White answers, and so on un
 four platters and four dome keys are down; then Black and White place the last two dome
 keys; then Black, White, Black, White place the four labyrinths in nooks, crannies or
 notches, each entrance joining the map. Every placement is checked so that the build can
-still be finished legally (no more nooks and crannies than labyrinths left to fill them),
-so a build always yields a legal map."""
+still be finished legally (never more nooks and crannies than keys and labyrinths left to
+fill them), so a build always yields a legal map."""
 
 from __future__ import annotations
 
 import copy
+import json
+from functools import lru_cache
 from typing import Any
 
 from games.core.orders import OrderSyntax
 from games.core.types import Event, OrderError, Orders, OrdersInvalid
 
 from .. import catalog, hexmap, pieces
-from ..pieces import Placement, Site
+from ..pieces import Placement, Site, Slot
 from ..state import SEATS, State
 from .combat import Events
 
@@ -49,97 +51,116 @@ def left(placement: Placement, kind: str) -> list[str]:
     return [n for n in names if n not in placement[kind]]
 
 
-def _beside_platter(placement: Placement, at: Site) -> bool:
-    taken = pieces.occupied(placement)
-    return any(taken.get(n, ("", ""))[0] == "platters" for n in pieces.sides(at))
-
-
-def key_block(placement: Placement, at: Site) -> str | None:
-    why = pieces.fits(placement, "dome_keys", at)
-    if why is None and not _beside_platter(placement, at):
-        why = "a dome key hooks onto a platter"
-    return why
-
-
-def labyrinth_block(placement: Placement, at: Site, labs_left: int) -> str | None:
+def labyrinth_block(placement: Placement, slot: Slot, facing: Site,
+                    labs_left: int) -> str | None:
     """A labyrinth goes in a nook, cranny or notch; when the nooks and crannies are as
-    many as the labyrinths left, in one of them; its entrance must join the map."""
+    many as the labyrinths left, in one of them; its entrance faces a platter beside it."""
     gaps = pieces.gaps(placement)
     holes = gaps["nook"] + gaps["cranny"]
-    if at not in holes + gaps["notch"]:
+    if slot not in holes + gaps["notch"]:
         return "a labyrinth goes in a nook, cranny or notch beside a platter"
-    if len(holes) >= labs_left and at not in holes:
+    if len(holes) >= labs_left and slot not in holes:
         return "the nooks and crannies must be filled first"
-    side = pieces.entrance_side(placement, at)
-    if side is None:
-        return "its entrance would not join the map"
+    if facing not in pieces.platter_sites(placement) or facing not in pieces.slot_sites(slot):
+        return "its entrance must face a platter beside it"
     return None
 
 
-def _with(placement: Placement, kind: str, name: str, at: Site) -> Placement:
-    out = copy.deepcopy(placement)
-    out[kind][name] = [at[0], at[1]]
+def _with(placement: Placement, kind: str, name: str, at: Any) -> Placement:
+    out = {k: dict(v) for k, v in placement.items()}  # the values are names: no deep copy
+    out[kind][name] = at
     return out
 
 
-def _sites_near(placement: Placement) -> list[Site]:
-    """Sites in order of distance from the middle of the table (a tidy map first)."""
-    middle = (pieces.FRAME - 1) / 2
-    return sorted(((c, r) for c in range(pieces.FRAME) for r in range(pieces.FRAME)),
-                  key=lambda s: (abs(s[0] - middle) + abs(s[1] - middle), s))
+MIDDLE: Site = pieces.parse_site("D4")  # type: ignore[assignment]
+"""The platter site in the middle of the table."""
 
 
-def candidates(placement: Placement, kind: str, step: int) -> list[tuple[str, Site]]:
-    """Every legal single placement of the next piece of `kind` (first name left)."""
-    out = []
-    for name in left(placement, kind)[:1]:
-        for at in _sites_near(placement):
-            if kind == "platters":
-                why = pieces.fits(placement, kind, at)
-            elif kind == "dome_keys":
-                why = key_block(placement, at)
-            else:
-                labs_left = len(STEPS) - step
-                why = labyrinth_block(placement, at, labs_left)
-            if why is None:
-                out.append((name, at))
+def _near(site: Site) -> tuple[int, int, int]:
+    a, b = site[0] - MIDDLE[0], site[1] - MIDDLE[1]
+    return max(abs(a), abs(b), abs(a + b)), *site
+
+
+def _slot_near(slot: Slot) -> tuple[int, int, int, int]:
+    x, z = pieces.slot_middle(slot)
+    mx, mz = pieces.site_middle(MIDDLE)
+    return max(abs(x - mx), abs(z - mz), abs(x - mx + z - mz)), *slot
+
+
+def candidates(placement: Placement, kind: str, step: int) -> list[tuple[str, Any]]:
+    """Every legal single placement of the next piece of `kind` (first name left),
+    nearest the middle of the table first; a labyrinth's is [slot, site faced]."""
+    names = left(placement, kind)[:1]
+    if not names:
+        return []
+    name = names[0]
+    platters = pieces.platter_sites(placement)
+    if kind == "platters":
+        sites = ({n for s in platters for n in pieces.site_neighbours(s)}
+                 | {n for slot in pieces.key_slots(placement) for n in pieces.slot_sites(slot)}
+                 if platters else {(a, b) for a in range(-pieces.FRAME, pieces.FRAME)
+                                   for b in range(-pieces.FRAME, pieces.FRAME)})
+        return [(name, pieces.site_name(s)) for s in sorted(sites, key=_near)
+                if pieces.in_frame(s) and pieces.platter_block(placement, s) is None]
+    slots = sorted({slot for s in platters for slot in pieces.site_slots(s)}, key=_slot_near)
+    if kind == "dome_keys":
+        return [(name, pieces.slot_name(slot, platters)) for slot in slots
+                if pieces.key_block(placement, slot) is None]
+    labs_left = len(STEPS) - step
+    out: list[tuple[str, Any]] = []
+    for slot in slots:
+        for facing in sorted(set(pieces.slot_sites(slot)) & set(platters), key=_near):
+            if labyrinth_block(placement, slot, facing, labs_left) is None:
+                out.append((name, [pieces.slot_name(slot, platters),
+                                   pieces.site_name(facing)]))
     return out
 
 
 def finishable(placement: Placement, step: int) -> bool:
-    """Can the build still end legally from here? A greedy completion is tried (nearest
-    sites first, no more nooks and crannies than labyrinths left at any point); an
-    order is accepted only if one exists, so every accepted build can be finished."""
+    return _finishable(json.dumps(placement, sort_keys=True), step)
+
+
+@lru_cache(maxsize=1 << 12)
+def _finishable(frozen: str, step: int) -> bool:
+    """Can the build still end legally from `step` on? Every step places one key, so
+    after step s at most len(STEPS) - s - 1 nooks and crannies can still be filled. A
+    greedy completion is tried, each step taking the placement that leaves the fewest
+    nooks and crannies (nearest the middle on a tie); an order is accepted only if one
+    exists, so every accepted build can be finished."""
+    placement = json.loads(frozen)
+    if pieces.enclosed(placement) or pieces.holes(placement) > len(STEPS) - step:
+        return False
     while step < len(STEPS):
         kind = STEPS[step][1]
-        labs = sum(1 for _, k in STEPS[step:] if k == "labyrinth")
-        nxt = None
+        options: list[Placement] = []
         if kind == "pair":
             for name, at in candidates(placement, "platters", step):
                 trial = _with(placement, "platters", name, at)
-                for key, where in candidates(trial, "dome_keys", step):
-                    after = _with(trial, "dome_keys", key, where)
-                    if pieces.holes(after) <= labs:
-                        nxt = after
-                        break
-                if nxt:
-                    break
+                options += [_with(trial, "dome_keys", key, where)
+                            for key, where in candidates(trial, "dome_keys", step)]
         else:
             kind_ = "dome_keys" if kind == "key" else "labyrinths"
-            for name, at in candidates(placement, kind_, step):
-                after = _with(placement, kind_, name, at)
-                if pieces.holes(after) <= labs - (kind == "labyrinth"):
-                    nxt = after
-                    break
-        if nxt is None:
+            options = [_with(placement, kind_, name, at)
+                       for name, at in candidates(placement, kind_, step)]
+        options = [o for o in options if not pieces.enclosed(o)]
+        if not options:
             return False
-        placement, step = nxt, step + 1
+        placement = min(options, key=pieces.holes)  # the first of the fewest: nearest
+        step += 1
+        if pieces.holes(placement) > len(STEPS) - step:
+            return False
     return pieces.holes(placement) == 0
 
 
 # -- orders --------------------------------------------------------------------------------
+HELP = ("PLATTER <name> AT <site> (sites A1 to G7), KEY <name> AT <slot>, LABYRINTH <age> "
+        "AT <slot> [FROM <site>]; a slot is a site and a side: C4E, C4SE, C4SW, C4W, C4NW, "
+        "C4NE; FROM names the platter the entrance faces.")
+
+
 def parse(state: State, seat: str, text: str, *, default: bool = False) -> Orders:
-    """PLATTER <name> AT <site>, KEY <name> AT <site>, LABYRINTH <age> AT <site>."""
+    """PLATTER <name> AT <site>, KEY <name> AT <slot>, LABYRINTH <age> AT <slot> [FROM
+    <site>]."""
     from games.core.orders import order_lines
 
     placement = state["build"]["placement"]
@@ -169,24 +190,46 @@ def _line(placement: Placement, text: str) -> dict[str, Any]:
     words = text.split()
     if not words or words[0].upper() not in WORDS:
         raise OrderSyntax(f"cannot read {text!r}",
-                          "e.g. PLATTER COLOSSUS AT C3, KEY KEY1 AT B3, LABYRINTH ANCIENT AT D1")
+                          "e.g. PLATTER COLOSSUS AT D4, KEY KEY1 AT D4SE, "
+                          "LABYRINTH ANCIENT AT D4W FROM D4")
     kind = WORDS[words[0].upper()]
-    if len(words) != 4 or words[2].upper() != "AT":
-        raise OrderSyntax(f"write {words[0].upper()} <name> AT <site>")
+    long = kind == "labyrinths" and len(words) == 6 and words[4].upper() == "FROM"
+    if not (len(words) == 4 or long) or words[2].upper() != "AT":
+        raise OrderSyntax(f"write {words[0].upper()} <name> AT <"
+                          + ("site>" if kind == "platters" else "slot>")
+                          + (" [FROM <site>]" if kind == "labyrinths" else ""))
     names = left(placement, kind)
     name = next((n for n in names if n.upper() == words[1].upper()), None)
     if name is None:
         raise OrderSyntax(f"{words[1]!r} is not a {kind[:-1].replace('_', ' ')} left to place",
                           "left: " + ", ".join(names))
-    site = pieces.parse_site(words[3])
-    if site is None:
-        raise OrderSyntax(f"there is no site {words[3]!r}", "sites run A1 to F6")
-    return {"op": kind, "name": name, "at": list(site)}
+    if kind == "platters":
+        site = pieces.parse_site(words[3])
+        if site is None:
+            raise OrderSyntax(f"there is no site {words[3]!r}", "sites run A1 to G7")
+        return {"op": kind, "name": name, "at": pieces.site_name(site)}
+    slot = pieces.parse_slot(words[3])
+    if slot is None:
+        raise OrderSyntax(f"there is no slot {words[3]!r}",
+                          "a slot is a site and a side: D4E, D4SE, D4SW, D4W, D4NW or D4NE")
+    platters = pieces.platter_sites(placement)
+    item = {"op": kind, "name": name, "at": pieces.slot_name(slot, platters)}
+    if kind == "labyrinths":
+        if long:
+            facing = pieces.parse_site(words[5])
+            if facing is None:
+                raise OrderSyntax(f"there is no site {words[5]!r}", "sites run A1 to G7")
+        else:  # the first platter beside the slot
+            facing = next((s for s in sorted(pieces.slot_sites(slot), key=_near)
+                           if s in platters), pieces.slot_sites(slot)[0])
+        item["from"] = pieces.site_name(facing)
+    return item
 
 
 def render(item: dict[str, Any]) -> str:
     word = {v: k for k, v in WORDS.items()}[item["op"]]
-    return f"{word} {item['name']} AT {pieces.site_name(tuple(item['at']))}"
+    tail = f" FROM {item['from']}" if "from" in item else ""
+    return f"{word} {item['name']} AT {item['at']}{tail}"
 
 
 def check(placement: Placement, step: int, items: list[dict[str, Any]]) -> Placement:
@@ -202,18 +245,26 @@ def check(placement: Placement, step: int, items: list[dict[str, Any]]) -> Place
     after = placement
     for op in want:
         item = next(i for i in items if i["op"] == op)
-        at = (item["at"][0], item["at"][1])
         if op == "platters":
-            why = pieces.fits(after, op, at)
+            why = pieces.platter_block(after, pieces.parse_site(item["at"]))  # type: ignore[arg-type]
+            at: Any = item["at"]
         elif op == "dome_keys":
-            why = key_block(after, at)
+            why = pieces.key_block(after, pieces.parse_slot(item["at"]))  # type: ignore[arg-type]
+            at = item["at"]
         else:
-            why = labyrinth_block(after, at, sum(1 for _, k in STEPS[step:] if k == "labyrinth"))
+            why = labyrinth_block(after, pieces.parse_slot(item["at"]),  # type: ignore[arg-type]
+                                  pieces.parse_site(item["from"]),  # type: ignore[arg-type]
+                                  sum(1 for _, k in STEPS[step:] if k == "labyrinth"))
+            at = [item["at"], item["from"]]
         if why:
             raise OrderSyntax(f"{render(item)}: {why}", _example(placement, step))
         after = _with(after, op, item["name"], at)
+    if pieces.enclosed(after):
+        raise OrderSyntax("that would ring an empty platter site with keys: a hole no key "
+                          "can fill", _example(placement, step))
     if not finishable(after, step + 1):
-        raise OrderSyntax("that would leave more nooks and crannies than labyrinths can fill",
+        raise OrderSyntax("that would leave more nooks and crannies than the keys and "
+                          "labyrinths left can fill",
                           _example(placement, step))
     return after
 
@@ -221,6 +272,12 @@ def check(placement: Placement, step: int, items: list[dict[str, Any]]) -> Place
 def _example(placement: Placement, step: int) -> str:
     lines = suggest(placement, step, None)
     return "e.g. " + " / ".join(lines) if lines else ""
+
+
+def _line_of(kind: str, name: str, at: Any) -> str:
+    if kind == "labyrinths":
+        return f"LABYRINTH {name.upper()} AT {at[0]} FROM {at[1]}"
+    return f"{'PLATTER' if kind == 'platters' else 'KEY'} {name} AT {at}"
 
 
 def suggest(placement: Placement, step: int, pick: Any) -> list[str]:
@@ -231,15 +288,14 @@ def suggest(placement: Placement, step: int, pick: Any) -> list[str]:
         for name, at in order(candidates(placement, "platters", step)):
             trial = _with(placement, "platters", name, at)
             for key, where in order(candidates(trial, "dome_keys", step)):
-                if finishable(_with(trial, "dome_keys", key, where), step + 1):
-                    return [f"PLATTER {name} AT {pieces.site_name(at)}",
-                            f"KEY {key} AT {pieces.site_name(where)}"]
+                after = _with(trial, "dome_keys", key, where)
+                if not pieces.enclosed(after) and finishable(after, step + 1):
+                    return [_line_of("platters", name, at), _line_of("dome_keys", key, where)]
         return []
     kind_ = "dome_keys" if kind == "key" else "labyrinths"
-    word = "KEY" if kind == "key" else "LABYRINTH"
     for name, at in order(candidates(placement, kind_, step)):
         if finishable(_with(placement, kind_, name, at), step + 1):
-            return [f"{word} {name.upper()} AT {pieces.site_name(at)}"]
+            return [_line_of(kind_, name, at)]
     return []
 
 
@@ -250,8 +306,8 @@ def apply(state: State, orders: Orders, events: Events) -> None:
     build["placement"] = check(build["placement"], build["step"], orders.items)
     for item in orders.items:
         events.append(Event("placed_piece", {"team": team, "kind": item["op"],
-                                             "name": item["name"],
-                                             "site": pieces.site_name(tuple(item["at"]))}))
+                                             "name": item["name"], "site": item["at"],
+                                             "from": item.get("from")}))
     build["step"] += 1
     state["map"] = pieces.assemble(build["placement"])
     if build["step"] == len(STEPS):
@@ -284,7 +340,7 @@ def describe(state: State) -> dict[str, Any]:
     return {"step": build["step"] + 1, "of": len(STEPS), "builder": builder(state),
             "places": what(state), "placement": copy.deepcopy(placement),
             "left": {k: left(placement, k) for k in ("platters", "dome_keys", "labyrinths")},
-            "gaps": {k: [pieces.site_name(s) for s in v]
+            "gaps": {k: [pieces.slot_name(s, pieces.platter_sites(placement)) for s in v]
                      for k, v in pieces.gaps(placement).items()},
             "titles": {k: v["title"] for k, v in pieces.pieces()["platters"].items()},
             "ages": list(catalog.AGES)}
