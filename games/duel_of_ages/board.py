@@ -1,9 +1,16 @@
-"""An SVG picture of a view: the hex field, its terrain, and the characters on it."""
+"""An SVG picture of a view: the hex field, its terrain, and the characters on it.
+
+Two scales. The skirmish field (11 x 9) is drawn large, each space labelled. A built map
+(a few hundred spaces, up to 40 columns) is drawn at a fixed size per space: the SVG
+carries its natural size (class "natural") so that a phone shows it at that size,
+scrolling inside the board's box, instead of shrinking it until its labels cannot be
+read; coordinates go in the margins, and a legend names every terrain and mark."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
+from xml.sax.saxutils import escape
 
 from games.core import svg
 
@@ -11,115 +18,268 @@ from . import hexmap
 
 FILL = {"clear": "#f4f1e6", "woods": "#7fb069", "building": "#9c8f80", "swamp": "#6b8f71",
         "rough": "#c9b38a", "water": "#8ecae6", "deep water": "#3a6ea5", "fire": "#e4572e",
-        "obstacle": "#5c5552", "tower": "#b388eb", "dome": "#ffd166", "wall": "#3b3b3b"}
+        "obstacle": "#5c5552", "tower": "#b388eb", "dome": "#ffd166", "wall": "#6e2a22"}
 TEAM = {"White": "#ffffff", "Black": "#222222"}
-R = 26
+TOWER_MARK = {"desperation": "D", "vortex": "V", "knowledge": "K", "havoc": "H",
+              "maneuver": "M"}
+LAB = "#c0392b"
+TUNNEL = "#6d4c41"
+MIN_FONT = 12
+"""No text on a built map's board is smaller than this (in CSS pixels at natural size)."""
 
 
-def _centre(space: str) -> tuple[int, int]:
-    col, row = hexmap.col_row(space)
-    x = 40 + col * R * 3 // 2
-    y = 40 + int(row * R * math.sqrt(3) + (col & 1) * R * math.sqrt(3) / 2)
-    return x, y
+class Scale:
+    """Where things go: the radius of a space and the margins around the field."""
+
+    def __init__(self, big: bool) -> None:
+        self.big = big
+        self.r = 15 if big else 26
+        self.left, self.top = (34, 26) if big else (40, 40)
+
+    def centre(self, space: str) -> tuple[float, float]:
+        # the first, third, ... columns (A, C, ...) sit half a space lower: hexmap's
+        # geometry (A1 touches B1 and B2)
+        col, row = hexmap.col_row(space)
+        h = self.r * math.sqrt(3)
+        return (self.left + self.r + col * self.r * 1.5,
+                self.top + h / 2 + row * h + (0 if col & 1 else h / 2))
+
+    def hex(self, space: str, fill: str, title: str, stroke: str = "#777",
+            width: float = 1) -> str:
+        cx, cy = self.centre(space)
+        pts = " ".join(f"{cx + self.r * math.cos(math.pi / 3 * i):.1f},"
+                       f"{cy + self.r * math.sin(math.pi / 3 * i):.1f}" for i in range(6))
+        return (f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="{width}"><title>{escape(title)}</title></polygon>')
 
 
-def _hex(space: str, fill: str, title: str) -> str:
-    cx, cy = _centre(space)
-    pts = " ".join(f"{cx + R * math.cos(math.pi / 3 * i):.1f},"
-                   f"{cy + R * math.sin(math.pi / 3 * i):.1f}" for i in range(6))
-    return (f'<polygon points="{pts}" fill="{fill}" stroke="#777">'
-            f"<title>{title}</title></polygon>")
+def _text(x: float, y: float, body: str, size: int, **kw: Any) -> str:
+    return svg.text(round(x), round(y), body, size=size, **kw)
 
 
 def board(view: dict[str, Any]) -> str:
+    big = hexmap.size()[0] > 12
+    sc = Scale(big)
+    parts: list[str] = []
+    parts += _terrain(sc)
+    parts += _outlines(sc)
+    parts += _walls(sc)
+    parts += _tunnels(sc)
+    parts += _labyrinths(sc, view)
+    parts += _pieces(sc, view)
+    parts += _characters(sc, view)
+    width, height = hexmap.size()
+    w = round(sc.left + sc.r * (1.5 * width + 0.5) + 10)
+    h = round(sc.top + sc.r * math.sqrt(3) * (height + 0.5) + 10)
+    if big:
+        parts += _margins(sc, width, height)
+        legend, h = _legend(sc, w, h)
+        parts += legend
+    parts.append(_text(10, h + (16 if big else 0), _status(view), 13 if big else 12))
+    h += 26 if big else 10
+    label = "Duel of Ages map" + (" (built of platters and keys)" if big else "")
+    out = svg.document(w, h, parts, label)
+    if big:  # drawn at its natural size (see the module's docstring)
+        out = out.replace('width="100%"', f'width="{w}" height="{h}" class="natural"', 1)
+    return out
+
+
+def _status(view: dict[str, Any]) -> str:
+    if "build" in view:
+        b = view["build"]
+        return f"Map build, step {b['step']} of {b['of']}: Team {b['builder']} places {b['places']}"
+    if view["over"]:
+        return f"Over: {view['summary']}"
+    return f"Round {view['round']} of {view['rounds']}, Team {view['active']} to move"
+
+
+def _terrain(sc: Scale) -> list[str]:
     parts = []
     domes, towers = hexmap.domes(), hexmap.towers()
-    # a built map is two dozen spaces wide: drawn at phone width (375 px) a space label
-    # would be unreadable, so it draws coordinates in the margins and bigger marks
-    compact = hexmap.size()[0] > 12
-    big = 2 if compact else 1
     for space, kind in hexmap.terrain().items():
         label = f"{space} {kind}" + (f" {domes[space]}" if space in domes else "") + (
-            f" ({towers[space]})" if space in towers else "")
-        parts.append(_hex(space, FILL[kind], label))
-        cx, cy = _centre(space)
-        if not compact:
-            parts.append(svg.text(cx, cy - 12, space, size=8, anchor="middle", fill="#555"))
+            f" (Tower of {towers[space].title()})" if space in towers else "")
+        parts.append(sc.hex(space, FILL[kind], label))
+        cx, cy = sc.centre(space)
+        if not sc.big:
+            parts.append(_text(cx, cy - 12, space, 8, anchor="middle", fill="#555"))
         if space in domes:
-            parts.append(svg.text(cx, cy + (6 if compact else 18), str(domes[space]),
-                                  size=9 * big, anchor="middle"))
-        if space in towers and compact:
-            parts.append(svg.text(cx, cy + 6, towers[space][0].upper(), size=18,
-                                  anchor="middle"))
-    if compact:
-        width, height = hexmap.size()
-        for col in range(width):
-            parts.append(svg.text(40 + col * R * 3 // 2, 12, chr(65 + col), size=14,
-                                  anchor="middle", fill="#555"))
-        for row in range(height):
-            parts.append(svg.text(4, 40 + int(row * R * math.sqrt(3)) + 5, str(row + 1),
-                                  size=12, fill="#555"))
-    for age, spaces in hexmap.labyrinths().items():
-        if age not in view["labyrinths"] or not view["labyrinths"][age]["positions"]:
-            continue
-        for i, space in enumerate(spaces):
-            cx, cy = _centre(space)
-            parts.append(f'<circle cx="{cx}" cy="{cy}" r="{R - 5}" fill="none" '
-                         f'stroke="#c0392b" stroke-width="2">'
-                         f"<title>{age} labyrinth{' red eye' if i == len(spaces) - 1 else ''}"
-                         f"{' entrance' if i == 0 else ''}</title></circle>")
-        lab = view["labyrinths"][age]
-        for n, (team, pos) in enumerate(sorted(lab["positions"].items())):
-            cx, cy = _centre(spaces[pos])
-            parts.append(f'<circle cx="{cx - 14 + n * 28}" cy="{cy + 14}" r="5" '
-                         f'fill="{TEAM[team]}" stroke="#c0392b">'
-                         f"<title>Team {team} guardian position ({age})</title></circle>")
+            parts.append(_text(cx, cy + (5 if sc.big else 18), str(domes[space]),
+                               14 if sc.big else 9, anchor="middle", weight="bold"))
+        if space in towers and sc.big:
+            parts.append(_text(cx, cy + 5, TOWER_MARK[towers[space]], 14, anchor="middle",
+                               weight="bold"))
+    return parts
+
+
+def _edge(sc: Scale, a: str, b: str) -> tuple[float, float, float, float]:
+    """The ends of the edge two neighbouring spaces share."""
+    (x1, y1), (x2, y2) = sc.centre(a), sc.centre(b)
+    mx, my, length = (x1 + x2) / 2, (y1 + y2) / 2, math.hypot(x2 - x1, y2 - y1)
+    px, py = -(y2 - y1) / length * sc.r / 2, (x2 - x1) / length * sc.r / 2
+    return mx - px, my - py, mx + px, my + py
+
+
+def _outlines(sc: Scale) -> list[str]:
+    """Where one platter or key meets another: the pieces' shapes stay visible."""
+    owner = hexmap.piece_of()
+    parts = []
+    for space, piece in sorted(owner.items()):
+        for n in hexmap.neighbours(space):
+            if owner.get(n, piece) != piece and space < n:
+                x1, y1, x2, y2 = _edge(sc, space, n)
+                parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                             f'stroke="#1d3557" stroke-width="2" stroke-linecap="round"/>')
+    return parts
+
+
+def _walls(sc: Scale) -> list[str]:
+    """Cavern and labyrinth walls along the edges they close (not beside a wall space,
+    which is drawn dark already)."""
+    parts = []
+    terrain, labyrinth = hexmap.terrain(), {s for p in hexmap.labyrinths().values() for s in p}
     for wall in sorted(tuple(sorted(w)) for w in hexmap.walls()):
-        (x1, y1), (x2, y2) = (_centre(s) for s in wall)
-        mx, my, length = (x1 + x2) / 2, (y1 + y2) / 2, math.hypot(x2 - x1, y2 - y1)
-        px, py = -(y2 - y1) / length * R / 2, (x2 - x1) / length * R / 2
-        parts.append(f'<line x1="{mx - px:.1f}" y1="{my - py:.1f}" x2="{mx + px:.1f}" '
-                     f'y2="{my + py:.1f}" stroke="#4e342e" stroke-width="5">'
-                     f"<title>cavern wall</title></line>")
+        if any(terrain.get(s) == "wall" for s in wall):
+            continue
+        x1, y1, x2, y2 = _edge(sc, *wall)
+        what = "labyrinth wall" if set(wall) & labyrinth else "cavern wall"
+        parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                     f'stroke="#4e342e" stroke-width="{4 if sc.big else 5}">'
+                     f"<title>{what}</title></line>")
+    return parts
+
+
+def _tunnels(sc: Scale) -> list[str]:
+    parts = []
     for seg in hexmap.tunnel_segments():
-        points = " ".join(f"{x},{y}" for x, y in (_centre(sp) for sp in seg))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="#6d4c41" '
-                     f'stroke-width="3" stroke-dasharray="5 4" opacity="0.7"/>')
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (sc.centre(sp) for sp in seg))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{TUNNEL}" '
+                     f'stroke-width="3" stroke-dasharray="5 4" opacity="0.8">'
+                     f"<title>tunnel {seg[0]}-{seg[-1]}</title></polyline>")
     for space in sorted(hexmap.entrances()):
-        cx, cy = _centre(space)
-        parts.append(f'<circle cx="{cx}" cy="{cy + 12}" r="4" fill="#6d4c41">'
+        cx, cy = sc.centre(space)
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy + sc.r * 0.45:.1f}" '
+                     f'r="{4 if sc.big else 4}" fill="{TUNNEL}">'
                      f"<title>tunnel entrance {space}</title></circle>")
+    return parts
+
+
+def _labyrinths(sc: Scale, view: dict[str, Any]) -> list[str]:
+    parts = []
+    for age, spaces in hexmap.labyrinths().items():
+        for i, space in enumerate(spaces):
+            cx, cy = sc.centre(space)
+            what = " red eye" if i == len(spaces) - 1 else " entrance" if i == 0 else ""
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{sc.r - 4}" fill="none" '
+                         f'stroke="{LAB}" stroke-width="2">'
+                         f"<title>{age} labyrinth{what} {space}</title></circle>")
+        if sc.big:
+            ex, ey = sc.centre(spaces[-1])
+            parts.append(f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="4" fill="{LAB}">'
+                         f"<title>{age} labyrinth red eye</title></circle>")
+            nx, ny = sc.centre(spaces[0])
+            parts.append(_text(nx, ny + 5, age[0].upper(), 13, anchor="middle", fill=LAB,
+                               weight="bold"))
+        lab = view.get("labyrinths", {}).get(age)
+        if not lab or not lab.get("positions"):
+            continue
+        for n, (team, pos) in enumerate(sorted(lab["positions"].items())):
+            cx, cy = sc.centre(spaces[pos])
+            dx = (sc.r * 0.55) * (2 * n - 1)
+            parts.append(f'<circle cx="{cx + dx:.1f}" cy="{cy + sc.r * 0.5:.1f}" '
+                         f'r="{4 if sc.big else 5}" fill="{TEAM[team]}" stroke="{LAB}">'
+                         f"<title>Team {team} guardian position ({age})</title></circle>")
+    return parts
+
+
+def _pieces(sc: Scale, view: dict[str, Any]) -> list[str]:
+    """While the map is built, each piece's name and where it went, on the piece."""
+    parts = []
+    for name, at, middle in hexmap.map_data().get("pieces", []) if "build" in view else []:
+        cx, cy = sc.centre(middle)
+        label = f"{name} {at}"
+        width = len(label) * 8 + 8
+        parts.append(svg.rect(round(cx - width / 2), round(cy - 30), width, 20,
+                              fill="#ffffff", stroke="#333", rx=4, title=label))
+        parts.append(_text(cx, cy - 15, label, 13, anchor="middle", weight="bold"))
+    return parts
+
+
+def _characters(sc: Scale, view: dict[str, Any]) -> list[str]:
+    parts = []
     stacks: dict[str, list[str]] = {}
     for key, c in view["chars"].items():
         if c["status"] == "map":
             stacks.setdefault(c["space"], []).append(key)
     for space, keys in stacks.items():
-        cx, cy = _centre(space)
+        cx, cy = sc.centre(space)
         for i, key in enumerate(keys):
             c = view["chars"][key]
-            y = cy - 4 + i * 11 - (len(keys) - 1) * 5
             under = " in the tunnel" if c.get("down") else ""
-            title = (f"{c['title']} ({c['team']}){under} "
-                     f"{c['health']}/{c['max_health']}")
+            title = f"{c['title']} ({c['team']}){under} {c['health']}/{c['max_health']}"
             colour = "#000" if c["team"] == "White" else "#fff"
             mark = "v" if under else ""
-            if compact:
-                y = cy - 4 + i * 24 - (len(keys) - 1) * 12
-                parts.append(svg.rect(cx - 24, y - 11, 48, 22, fill=TEAM[c["team"]],
-                                      stroke="#6d4c41" if under else "#000", rx=5,
-                                      title=title))
-                parts.append(svg.text(cx, y + 6, f"{mark}{key[:3]}{c['health']}", size=16,
-                                      anchor="middle", fill=colour))
+            stroke = TUNNEL if under else "#000"
+            if sc.big:
+                y = cy - 2 + i * 18 - (len(keys) - 1) * 9
+                parts.append(svg.rect(round(cx - 21), round(y - 9), 42, 17,
+                                      fill=TEAM[c["team"]], stroke=stroke, rx=4, title=title))
+                parts.append(_text(cx, y + 4, f"{mark}{key[:3]}{c['health']}", 12,
+                                   anchor="middle", fill=colour, weight="bold"))
                 continue
-            parts.append(svg.rect(cx - 20, y - 8, 40, 11, fill=TEAM[c["team"]],
-                                  stroke="#6d4c41" if under else "#000",
-                                  rx=3, title=title))
-            parts.append(svg.text(cx, y + 1, f"{mark}{key[:5]} {c['health']}", size=8,
-                                  anchor="middle", fill=colour))
-    width, height = hexmap.size()
-    w = 80 + width * R * 3 // 2
-    h = 80 + int((height + 0.5) * R * math.sqrt(3))
-    status = (f"Round {view['round']} of {view['rounds']}, Team {view['active']} to move"
-              if not view["over"] else f"Over: {view['summary']}")
-    parts.append(svg.text(10, h - 10, status, size=12 * big))
-    return svg.document(w, h, parts, "Duel of Ages skirmish map")
+            y = cy - 4 + i * 11 - (len(keys) - 1) * 5
+            parts.append(svg.rect(round(cx - 20), round(y - 8), 40, 11, fill=TEAM[c["team"]],
+                                  stroke=stroke, rx=3, title=title))
+            parts.append(_text(cx, y + 1, f"{mark}{key[:5]} {c['health']}", 8,
+                               anchor="middle", fill=colour))
+    return parts
+
+
+def _margins(sc: Scale, width: int, height: int) -> list[str]:
+    parts = []
+    h = sc.r * math.sqrt(3)
+    for col in range(width):
+        x = sc.left + sc.r + col * sc.r * 1.5
+        parts.append(_text(x, sc.top - 8, hexmap.column_name(col), 13, anchor="middle",
+                           fill="#333"))
+    for row in range(height):
+        parts.append(_text(sc.left - 4, sc.top + h / 2 + row * h + 5, str(row + 1), 13,
+                           anchor="end", fill="#333"))
+    return parts
+
+
+LEGEND_WIDTH = 340
+"""The legend wraps within a phone's width, so it reads without scrolling the board."""
+LEGEND = [("clear", "clear"), ("woods", "woods"), ("building", "building"),
+          ("swamp", "swamp"), ("rough", "rough"), ("water", "water"),
+          ("deep water", "deep water"), ("fire", "fire"), ("obstacle", "obstacle"),
+          ("dome", "dome (number)"), ("tower", "tower"), ("wall", "labyrinth wall")]
+
+
+def _legend(sc: Scale, w: int, h: int) -> tuple[list[str], int]:
+    """Swatches for every terrain, then the marks, wrapped to the board's width."""
+    items = [(f'<rect x="{{x}}" y="{{y}}" width="14" height="14" fill="{FILL[k]}" '
+              f'stroke="#777"/>', text) for k, text in LEGEND]
+    items += [(f'<line x1="{{x}}" y1="{{y7}}" x2="{{x14}}" y2="{{y7}}" stroke="{TUNNEL}" '
+               f'stroke-width="3" stroke-dasharray="5 4"/>', "tunnel"),
+              (f'<circle cx="{{x7}}" cy="{{y7}}" r="4" fill="{TUNNEL}"/>', "tunnel entrance"),
+              (f'<circle cx="{{x7}}" cy="{{y7}}" r="6" fill="none" stroke="{LAB}" '
+               f'stroke-width="2"/>', "labyrinth path (letter: entrance)"),
+              (f'<circle cx="{{x7}}" cy="{{y7}}" r="4" fill="{LAB}"/>', "red eye"),
+              ('<line x1="{x}" y1="{y7}" x2="{x14}" y2="{y7}" stroke="#4e342e" '
+               'stroke-width="4"/>', "cavern or labyrinth wall"),
+              ('<line x1="{x}" y1="{y7}" x2="{x14}" y2="{y7}" stroke="#1d3557" '
+               'stroke-width="2"/>', "edge of a platter or key")]
+    items += [(f'<text x="{{x}}" y="{{y12}}" font-size="13" font-weight="bold" '
+               f'font-family="sans-serif">{m}</text>', f"Tower of {k.title()}")
+              for k, m in TOWER_MARK.items()]
+    parts, x, y = [], 10, h + 4
+    right = min(w, LEGEND_WIDTH) - 6
+    for mark, text in items:
+        span = 30 + round(len(text) * 7.2)
+        if x + span > right and x > 10:
+            x, y = 10, y + 20
+        parts.append(mark.format(x=x, y=y, x7=x + 7, y7=y + 7, x14=x + 14, y12=y + 12))
+        parts.append(_text(x + 19, y + 12, text, MIN_FONT, fill="#222"))
+        x += span
+    return parts, y + 22

@@ -111,6 +111,14 @@ def domes() -> dict[str, int]:
 
 
 @map_cache
+def piece_of() -> dict[str, str]:
+    """Space -> the piece of a built map it lies on (a character per piece; empty for
+    the skirmish field, which is one piece)."""
+    return {space_name(c, r): owner for r, row in enumerate(map_data().get("owners", []))
+            for c, owner in enumerate(row) if owner != "."}
+
+
+@map_cache
 def red_eyes() -> frozenset[str]:
     return frozenset(spaces[-1] for spaces in labyrinths().values())
 

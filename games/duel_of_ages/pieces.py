@@ -251,6 +251,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
     rest left void. Space names run from A1 at the top-left of the pieces."""
     data = pieces()
     grid: dict[Cell, str] = {}
+    owner: dict[Cell, int] = {}
     towers: dict[Cell, str] = {}
     segments: list[list[Cell]] = []
     entrances: list[Cell] = []
@@ -269,6 +270,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
 
         for (x, z), code in cells.values():
             grid[(middle[0] + x, middle[1] + z)] = code
+            owner[(middle[0] + x, middle[1] + z)] = len(labels)
         for r, c, kind in piece["towers"]:
             towers[here([r, c])] = kind
         segments += [[here(rc) for rc in seg] for seg in piece["tunnels"]]
@@ -283,6 +285,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
         for (x, z), code in _read(data["dome_keys"][name]["rows"], KEY_ORIGIN).values():
             x, z = _turn((x, z), 3 * slot[2])  # type: ignore[index]
             grid[(middle[0] + x, middle[1] + z)] = code
+            owner[(middle[0] + x, middle[1] + z)] = len(labels)
         labels.append((name, at, middle))
     for age, (at, facing) in placement.get("labyrinths", {}).items():
         slot = parse_slot(at)
@@ -293,6 +296,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
             x, z = _turn((x, z), sixths)
             cell = (middle[0] + x, middle[1] + z)
             grid[cell] = "." if code == "I" else code
+            owner[cell] = len(labels)
             if code != "#":
                 path[f"{x},{z}"] = cell
             if code == "I":
@@ -315,6 +319,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
         return hexmap.space_name(x, z + (x + (x & 1)) // 2 - r0)
 
     named = {name(cell): code for cell, code in grid.items()}
+    owners = {name(cell): OWNER[i] for cell, i in owner.items()}
     width = 1 + max(hexmap.col_row(s)[0] for s in named)
     height = 1 + max(hexmap.col_row(s)[1] for s in named)
     rows = [" ".join(named.get(hexmap.space_name(c, r), "_") for c in range(width))
@@ -330,9 +335,16 @@ def assemble(placement: Placement) -> dict[str, Any]:
                         "openings": [[name(a), name(b)] for a, b in e["openings"]]}
                        for e in enclosures],
         "pieces": [[piece, at, name(middle)] for piece, at, middle in labels],
+        "owners": ["".join(owners.get(hexmap.space_name(c, r), ".") for c in range(width))
+                   for r in range(height)],
         "placement": placement}
     out["key"] = hashlib.sha256(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
     return out
+
+
+OWNER = "0123456789abcdefghij"
+"""`owners` rows: which piece (its place in `pieces`) each space belongs to, one
+character a space, "." where there is none: the board draws the pieces' outlines."""
 
 
 def _path(cells: list[Cell], door: Cell) -> list[Cell]:

@@ -40,8 +40,12 @@ def builder(state: State) -> str:
     return STEPS[state["build"]["step"]][0]
 
 
+WHAT = {"pair": "a platter and a dome key", "key": "a dome key", "labyrinth": "a labyrinth"}
+
+
 def what(state: State) -> str:
-    return STEPS[state["build"]["step"]][1]
+    """What this step places, in words ("a platter and a dome key")."""
+    return WHAT[STEPS[state["build"]["step"]][1]]
 
 
 def left(placement: Placement, kind: str) -> list[str]:
