@@ -79,6 +79,21 @@ def parse_site(name: str) -> Site | None:
     return site if in_frame(site) else None
 
 
+def site_at(name: str) -> Site:
+    """The site a stored placement names (always valid: it was checked when placed)."""
+    site = parse_site(name)
+    if site is None:
+        raise ValueError(f"no site {name!r}")
+    return site
+
+
+def slot_at(name: str) -> Slot:
+    slot = parse_slot(name)
+    if slot is None:
+        raise ValueError(f"no slot {name!r}")
+    return slot
+
+
 def in_frame(site: Site) -> bool:
     a, b = site
     return 0 <= a < FRAME and 0 <= b + (a + (a & 1)) // 2 < FRAME
@@ -130,15 +145,15 @@ def on_table(slot: Slot) -> bool:
 
 # -- what is where ---------------------------------------------------------------------
 def platter_sites(placement: Placement) -> dict[Site, str]:
-    return {parse_site(at): name for name, at in placement.get("platters", {}).items()}  # type: ignore[misc]
+    return {site_at(at): name for name, at in placement.get("platters", {}).items()}
 
 
 def key_slots(placement: Placement) -> dict[Slot, tuple[str, str]]:
     out: dict[Slot, tuple[str, str]] = {}
     for name, at in placement.get("dome_keys", {}).items():
-        out[parse_slot(at)] = ("dome_keys", name)  # type: ignore[index]
+        out[slot_at(at)] = ("dome_keys", name)
     for age, (at, _) in placement.get("labyrinths", {}).items():
-        out[parse_slot(at)] = ("labyrinths", age)  # type: ignore[index]
+        out[slot_at(at)] = ("labyrinths", age)
     return out
 
 
@@ -261,7 +276,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
     labels: list[tuple[str, str, Cell]] = []
 
     for name, at in placement.get("platters", {}).items():
-        piece, middle = data["platters"][name], site_middle(parse_site(at))  # type: ignore[arg-type]
+        piece, middle = data["platters"][name], site_middle(site_at(at))
         cells = _read(piece["rows"], PLATTER_ORIGIN)
 
         def here(rc: list[int], cells: Any = cells, middle: Cell = middle) -> Cell:
@@ -280,17 +295,17 @@ def assemble(placement: Placement) -> dict[str, Any]:
             cavern["openings"] += [[here(a), here(b)] for a, b in piece["cavern"]["openings"]]
         labels.append((name, at, middle))
     for name, at in placement.get("dome_keys", {}).items():
-        slot = parse_slot(at)
-        middle = slot_middle(slot)  # type: ignore[arg-type]
+        slot = slot_at(at)
+        middle = slot_middle(slot)
         for (x, z), code in _read(data["dome_keys"][name]["rows"], KEY_ORIGIN).values():
-            x, z = _turn((x, z), 3 * slot[2])  # type: ignore[index]
+            x, z = _turn((x, z), 3 * slot[2])
             grid[(middle[0] + x, middle[1] + z)] = code
             owner[(middle[0] + x, middle[1] + z)] = len(labels)
         labels.append((name, at, middle))
     for age, (at, facing) in placement.get("labyrinths", {}).items():
-        slot = parse_slot(at)
-        middle = slot_middle(slot)  # type: ignore[arg-type]
-        sixths = key_turn(age, slot, parse_site(facing))  # type: ignore[arg-type]
+        slot = slot_at(at)
+        middle = slot_middle(slot)
+        sixths = key_turn(age, slot, site_at(facing))
         path: dict[str, Cell] = {}
         for (x, z), code in _read(data["labyrinth_keys"][age]["rows"], KEY_ORIGIN).values():
             x, z = _turn((x, z), sixths)
@@ -302,7 +317,7 @@ def assemble(placement: Placement) -> dict[str, Any]:
             if code == "I":
                 door = cell
         labyrinths[age] = _path(list(path.values()), door)
-        target = site_middle(parse_site(facing))  # type: ignore[arg-type]
+        target = site_middle(site_at(facing))
         outside = [(door[0] + dx, door[1] + dz) for dx, dz in DIRECTIONS]
         enclosures.append({"spaces": labyrinths[age], "openings": [
             [door, cell] for cell in outside if _distance(cell, target) <= RADIUS]})

@@ -76,7 +76,7 @@ def _with(placement: Placement, kind: str, name: str, at: Any) -> Placement:
     return out
 
 
-MIDDLE: Site = pieces.parse_site("D4")  # type: ignore[assignment]
+MIDDLE = pieces.site_at("D4")
 """The platter site in the middle of the table."""
 
 
@@ -250,14 +250,14 @@ def check(placement: Placement, step: int, items: list[dict[str, Any]]) -> Place
     for op in want:
         item = next(i for i in items if i["op"] == op)
         if op == "platters":
-            why = pieces.platter_block(after, pieces.parse_site(item["at"]))  # type: ignore[arg-type]
+            why = pieces.platter_block(after, pieces.site_at(item["at"]))
             at: Any = item["at"]
         elif op == "dome_keys":
-            why = pieces.key_block(after, pieces.parse_slot(item["at"]))  # type: ignore[arg-type]
+            why = pieces.key_block(after, pieces.slot_at(item["at"]))
             at = item["at"]
         else:
-            why = labyrinth_block(after, pieces.parse_slot(item["at"]),  # type: ignore[arg-type]
-                                  pieces.parse_site(item["from"]),  # type: ignore[arg-type]
+            why = labyrinth_block(after, pieces.slot_at(item["at"]),
+                                  pieces.site_at(item["from"]),
                                   sum(1 for _, k in STEPS[step:] if k == "labyrinth"))
             at = [item["at"], item["from"]]
         if why:
