@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from games.core.rng import ScriptedRng
@@ -16,14 +18,36 @@ FIRST_GUARDIANS = {"RIDDLING_LION", "BRONZE_WARDEN", "LABYRINTH_SERPENT", "POWDE
 scenarios written against a known top guardian stay readable."""
 
 
+def field(*rows: str, towers: dict[str, str] | None = None,
+          tunnels: list[list[str]] | None = None, entrances: list[str] | None = None,
+          labyrinths: dict[str, list[str]] | None = None,
+          cavern: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A small map built for one scenario, in the codes of `data/map.toml` (one row a
+    string, one code a space): the rulebook's examples are played on the very terrain
+    they describe rather than on a stretch of the skirmish field that looks alike.
+    A row of spaces is a chain of neighbours; a column is a straight line of sight."""
+    data: dict[str, Any] = {
+        "name": "scenario", "rows": list(rows), "towers": dict(towers or {}),
+        "tunnels": {"segments": [list(s) for s in tunnels or []],
+                    "entrances": list(entrances or [])},
+        "labyrinths": dict(labyrinths or {})}
+    if cavern:
+        data["cavern"] = cavern
+    # the map caches answer per key, so a key must name exactly this map
+    data["key"] = "scenario-" + hashlib.sha256(
+        json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+    return data
+
+
 def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
          rounds: int = 10, standing: dict[str, list] | None = None,
          ground: dict[str, list[str]] | None = None,
-         labyrinths: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+         labyrinths: dict[str, dict[str, Any]] | None = None,
+         map_: dict[str, Any] | None = None) -> dict[str, Any]:
     """chars: KEY -> (team, space or "reserve"/"dead", [cards], health or None).
 
     A space written "B5/t" is the tunnel under B5; a card written "LONGBOW!" is
-    already revealed."""
+    already revealed. `map_` (see `field`) replaces the skirmish field."""
     used: list[str] = []
     state: dict[str, Any] = {"active": active, "round": round_, "rounds": rounds,
                              "chars": {}, "deck": [], "discard": [], "ground": {},
@@ -50,11 +74,15 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
     state["deck"] = [c for c in sorted(catalog.equipment()) if c not in used]
     if standing:
         state["standing"].update(standing)
+    if map_ is not None:
+        state["map"] = map_
+    with hexmap.using(map_):
+        ages = hexmap.labyrinths()
     state["labyrinths"] = {
         age: {"deck": sorted((k for k, g in catalog.guardians().items() if g["age"] == age),
                              key=lambda k: (k not in FIRST_GUARDIANS, k)),
               "face_up": False, "positions": {s: len(spaces) - 1 for s in SEATS}}
-        for age, spaces in hexmap.labyrinths().items()}
+        for age, spaces in ages.items()}
     for age, where in (labyrinths or {}).items():
         state["labyrinths"][age].update(where)
     assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
