@@ -184,15 +184,18 @@ def land(state: State, events: Events, record: dict[str, Any]) -> dict[str, Any]
 
 
 def settle_weapon(state: State, events: Events, records: list[dict[str, Any]]) -> None:
-    """After all of one shot's attacks: a 12 breaks the weapon, a kill spends a K card,
-    and a single-use card is gone."""
+    """After all of one shot's attacks: a 12 breaks the weapon, killing an enemy spends a
+    K card (an ally killed by a random target or an area shot does not: the rulebook
+    loses the weapon "upon killing an enemy"), and a single-use card is gone."""
     if not records or records[0]["weapon"] is None:
         return
     char, weapon = records[0]["char"], records[0]["weapon"]
     uses = catalog.card(weapon)["uses"]
+    team = state["chars"][char]["team"]
     if any(r["hit"]["roll"] == 12 for r in records):
         lose_card(state, events, char, weapon, "broke")
-    elif uses == "K" and any(r["killed"] for r in records):
+    elif uses == "K" and any(r["killed"] and state["chars"][r["target"]]["team"] != team
+                             for r in records):
         lose_card(state, events, char, weapon, "spent on a kill")
     elif uses == "1":
         lose_card(state, events, char, weapon, "used up")

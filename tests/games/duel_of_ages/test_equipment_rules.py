@@ -28,6 +28,23 @@ def test_the_obsidian_tomahawk_is_lost_after_a_kill():
     assert after["chars"]["SARGE"]["cards"] == []
 
 
+@pytest.mark.parametrize("rolls, dead, kept", [
+    ((4, 1), "OBED", True),         # the ally rolls lowest and dies: the Longbow stays
+    ((1, 4), "KORVATH", False),     # the enemy dies: the K card is spent
+])
+def test_a_k_weapon_is_spent_only_on_killing_an_enemy(rolls, dead, kept):
+    state = make({"TAMSIN": ("White", "A1", ["LONGBOW"]), "KORVATH": ("Black", "D1", [], 1),
+                  "OBED": ("White", "D1", [], 1)}, map_=ROAD)
+    after, events = play(state, {"White": "FIRE TAMSIN AT KORVATH\nHOLD OBED",
+                                 "Black": "HOLD KORVATH"},
+                         [("fire/random-target/KORVATH", rolls[0]),
+                          ("fire/random-target/OBED", rolls[1]),
+                          ("fire/hit", 1), ("fire/hit", 1),
+                          ("fire/damage", 1), ("fire/damage", 1)])
+    assert after["chars"][dead]["status"] == "dead"
+    assert ("LONGBOW" in [e["card"] for e in after["chars"]["TAMSIN"]["cards"]]) is kept
+
+
 @pytest.mark.parametrize("who, cards, ride, end", [
     ("AMAZON", [], False, "G1"),                       # Speed 6: six spaces
     ("AMAZON", ["CHARIOT"], True, "H1"),               # the Chariot: Speed 7
