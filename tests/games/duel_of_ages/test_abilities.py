@@ -9,7 +9,7 @@ from games.duel_of_ages.engine import ENGINE
 from games.duel_of_ages.rules import abilities
 from games.duel_of_ages.rules.combat import hit_number
 
-from .helpers import kinds, make, play
+from .helpers import field, kinds, make, play
 
 
 def test_every_ability_named_in_the_data_is_implemented():
@@ -193,3 +193,52 @@ def test_tunnel_rat_goes_down_and_up_for_nothing():
 
 def position(state, key):
     return state["chars"][key]["space"], state["chars"][key]["down"]
+
+
+# -- the Hit modifiers above, played by orders: the number the roll is made at -----------
+LANE = field(".", "W", "S", "S", "R")
+"""Column A: a woods and two swamps on the line from A1, rough under the target in A5."""
+CLOSE = field(". . .")
+
+
+@pytest.mark.parametrize("chars, orders, number, why", [
+    ({"AMAZON": ("White", "A1", ["LONGBOW"]), "KORVATH": ("Black", "A5", [])},
+     "FIRE AMAZON WITH LONGBOW", 6, "Throw green vs red 9, +1 bow, -4 terrain"),
+    ({"AMAZON": ("White", "A1", ["SLING"]), "KORVATH": ("Black", "A5", [])},
+     "FIRE AMAZON WITH SLING", 5, "the Sling is thrown, not a bow: no bonus"),
+    ({"YSOLDE": ("White", "A1", ["CARBINE"]), "KORVATH": ("Black", "A5", [])},
+     "FIRE YSOLDE", 10, "marksman: Aim white vs red 11, only the rough -1"),
+    ({"DEX": ("White", "A1", ["CARBINE"]), "KORVATH": ("Black", "A5", [])},
+     "FIRE DEX", 5, "Aim green vs red 9, -4 terrain"),
+])
+def test_ranged_hit_abilities_in_play(chars, orders, number, why):
+    shooter = orders.split()[1]
+    state = make(chars, map_=LANE)
+    _, events = play(state, {"White": orders, "Black": ""},
+                     [("fire/hit", 6), ("fire/hit", 5)])
+    attack = kinds(events, "attack")[0]
+    assert (attack["char"], attack["hit"]["number"]) == (shooter, number), why
+
+
+@pytest.mark.parametrize("chars, orders, number, why", [
+    ({"AMAZON": ("White", "A1", ["GLADIUS"]), "ROGUE": ("Black", "A1", [])},
+     "MELEE AMAZON WITH NATURAL", 8, "brawler: Melee green vs React green 7, +1"),
+    ({"AMAZON": ("White", "A1", ["GLADIUS"]), "ROGUE": ("Black", "A1", [])},
+     "MELEE AMAZON WITH GLADIUS", 7, "a blade is not bare hands"),
+    ({"SARGE": ("White", "A1", []), "GLADIATOR": ("Black", "A1", [])},
+     "MELEE SARGE", 7, "dodge: Melee yellow vs React green 8, -1"),
+    ({"SARGE": ("White", "A1", []), "ROGUE": ("Black", "A1", [])},
+     "MELEE SARGE", 8, "the Rogue does not dodge"),
+    ({"SARGE": ("White", "A1", []), "ROGUE": ("Black", "A1", []),
+      "TYRANT": ("Black", "A1", [])}, "MELEE SARGE AT ROGUE", 6, "dread: the Tyrant, -2"),
+    ({"SARGE": ("White", "A1", []), "ROGUE": ("Black", "A1", []),
+      "TYRANT": ("Black", "B1", [])}, "MELEE SARGE AT ROGUE", 8, "the Tyrant elsewhere"),
+])
+def test_melee_hit_abilities_in_play(chars, orders, number, why):
+    fighter = orders.split()[1]
+    black = "\n".join(f"HOLD {k}" for k, c in chars.items() if c[0] == "Black")
+    state = make(chars, map_=CLOSE)
+    _, events = play(state, {"White": orders, "Black": black},
+                     [(f"melee/hit/{fighter}", 6), (f"melee/hit/{fighter}", 5)])
+    attack = kinds(events, "attack")[0]
+    assert (attack["char"], attack["hit"]["number"]) == (fighter, number), why
