@@ -1,0 +1,29 @@
+"""The rulebook inventory (README.md in this folder) names only tests that exist, so a
+renamed or deleted scenario cannot leave an example silently untested."""
+
+import ast
+import re
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def _defined(module: str) -> set[str]:
+    tree = ast.parse((HERE / f"{module}.py").read_text())
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def test_every_test_the_inventory_names_exists():
+    named: list[tuple[str, str]] = []
+    for line in (HERE / "README.md").read_text().splitlines():
+        module = None
+        for token in re.findall(r"`([^`]+)`", line):
+            head, _, name = token.partition("::")
+            if head.startswith("test_"):
+                module = head
+            if module and (head.startswith("test_") or (not head and name)):
+                named.append((module, name))
+    assert len(named) > 100
+    missing = [f"{m}::{n}" for m, n in named
+               if not (HERE / f"{m}.py").exists() or (n and n not in _defined(m))]
+    assert missing == []
