@@ -56,6 +56,28 @@ def test_chain_reaction():
     assert after["labyrinths"]["colonial"]["positions"]["White"] == 0
 
 
+def test_a_position_at_the_entrance_does_not_move():
+    # White's position is already at the entrance D7: a defeat leaves it there
+    state = make({"KORVATH": ("White", "D7", [])},
+                 labyrinths={"colonial": {"positions": {"White": 0, "Black": 2}}})
+    after, events = play(state, {"White": "CHALLENGE KORVATH"},
+                         g(2, 3) + [("dismissed/KORVATH", 1)])            # PASS
+    assert kinds(events, "guardian")[0]["level"] == "PASS"
+    assert after["labyrinths"]["colonial"]["positions"] == {"White": 0, "Black": 2}
+    assert after["labyrinths"]["colonial"]["deck"][-1] == "DUELLING_MASTER"
+
+
+def test_a_chain_reaction_in_the_same_space_after_a_failure():
+    # the position does not move (KORVATH fails) and SEVEN shares it: he challenges the
+    # same guardian, still face up, at once
+    state = make({"KORVATH": ("White", "D9", []), "SEVEN": ("White", "D9", [])})
+    script = g(5, 5) + [("banished/KORVATH", 1)] + g(5, 5) + [("banished/SEVEN", 2)]
+    _, events = play(state, {"White": "CHALLENGE KORVATH\nCHALLENGE SEVEN"}, script)
+    seen = kinds(events, "guardian")
+    assert [(e["char"], e["guardian"]) for e in seen] == [("KORVATH", "DUELLING_MASTER"),
+                                                         ("SEVEN", "DUELLING_MASTER")]
+
+
 def test_begging_for_mercy():
     state = make({"KORVATH": ("White", "D9", [])},
                  labyrinths={"colonial": {"face_up": True}})
