@@ -3,9 +3,10 @@
 Exactly-once resolution (ARCHITECTURE.md, "The service contract"):
 * a turn becomes DUE by a compare-and-set (OPEN -> DUE) from the sweep, the "all orders
   in" check or a GM's force;
-* `resolve_turn` claims it with a second compare-and-set (DUE -> RESOLVING) inside the
-  same transaction that writes the record and opens the next turn, so a killed worker
-  rolls everything back and the redelivered task (acks_late) does it again, once;
+* `resolve_turn` claims it with a second compare-and-set (DUE -> RESOLVED, or HELD for
+  review) inside the same transaction that writes the record and opens the next turn, so
+  a killed worker rolls everything back and the redelivered task (acks_late) does it
+  again, once (RESOLVING is the GM's release of a held turn);
 * a live TurnRecord is unique per (game, number) in the database, a last line of defence;
 * orders are accepted only while the turn row is OPEN, checked under the row lock, so an
   order racing the deadline is either in the resolution or refused as late.
@@ -22,7 +23,18 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import BooleanField, ExpressionWrapper, Max, OuterRef, Q, Subquery
+from django.db.models import (
+    BooleanField,
+    ExpressionWrapper,
+    JSONField,
+    Max,
+    OuterRef,
+    PositiveIntegerField,
+    Q,
+    Subquery,
+)
+from django.db.models.expressions import Combinable
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.core import registry
@@ -95,12 +107,17 @@ def _on_commit(func, *args, **kwargs) -> None:
 
 
 def _notice(game: Game, kind: str, object_id: int) -> None:
-    """Record an event that must reach people, in the caller's transaction (see Notice).
+    """Record an event that must reach people, in the caller's transaction (see Notice)."""
+    _notices(game, [(kind, object_id)])
 
-    One INSERT ... ON CONFLICT DO NOTHING (the row is unique per event), not get_or_create's
-    SELECT, SAVEPOINT, INSERT, RELEASE."""
-    Notice.objects.bulk_create([Notice(game=game, kind=kind, object_id=object_id)],
-                               ignore_conflicts=True)
+
+def _notices(game: Game, events: list[tuple[str, int]]) -> None:
+    """Record events in the caller's transaction (see Notice), in the order given.
+
+    One INSERT ... ON CONFLICT DO NOTHING for all of them (a row is unique per event), not
+    get_or_create's SELECT, SAVEPOINT, INSERT, RELEASE for each."""
+    Notice.objects.bulk_create([Notice(game=game, kind=kind, object_id=object_id)
+                                for kind, object_id in events], ignore_conflicts=True)
 
 
 def _send(signal, **kwargs) -> None:
@@ -210,24 +227,28 @@ def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
 
 # --- turns -----------------------------------------------------------------------------
 def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime, *,
-              attempt: int | None = None) -> Turn | None:
+              attempt: int | None = None, notices: tuple[tuple[str, int], ...] = ()
+              ) -> Turn | None:
     """Open turn `number` for orders (or finish the game).
 
     A number opened again after the GM set it aside draws from a fresh dice stream
     (attempt = one more than any earlier turn of that number) unless `attempt` says
-    otherwise (a die fix keeps the stream of the draws it fixes).
+    otherwise (a die fix keeps the stream of the draws it fixes). `notices`: the caller's
+    events, recorded with this one's in one statement.
     """
     decision = engine.decision(state)
     if decision is None:
-        _finish(game, engine, state, now)
+        _finish(game, engine, state, now, notices=notices)
         return None
-    if attempt is None:
-        attempt = (Turn.objects.filter(game=game, number=number)
-                   .aggregate(a=Max("attempt"))["a"] or 0) + 1
     length = reaction_length(game) if decision.reaction else turn_length(game)
     turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
-                               deadline=now + length, attempt=attempt)
-    _notice(game, Notice.Kind.TURN_OPENED, turn.pk)
+                               deadline=now + length,
+                               attempt=_next_attempt(game, number) if attempt is None
+                               else attempt)
+    if attempt is None:
+        # computed by the INSERT itself: left unloaded, read from the row if anyone asks
+        del turn.attempt
+    _notices(game, [*notices, (Notice.Kind.TURN_OPENED, turn.pk)])
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
     maybe_due_early(game, turn)
     if turn.status == Turn.Status.OPEN:
@@ -236,14 +257,23 @@ def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime
     return turn
 
 
-def _finish(game: Game, engine: Engine, state: Any, now: datetime) -> None:
+def _next_attempt(game: Game, number: int) -> Combinable:
+    """One more than the attempt of any earlier turn `number` of the game (set aside by a
+    rerun or rollback), 1 for the first: a subquery of the INSERT, not a query of its own."""
+    earlier = (Turn.objects.filter(game_id=game.pk, number=number).order_by("-attempt")
+               .values("attempt")[:1])
+    return Coalesce(Subquery(earlier), 0, output_field=PositiveIntegerField()) + 1
+
+
+def _finish(game: Game, engine: Engine, state: Any, now: datetime, *,
+            notices: tuple[tuple[str, int], ...] = ()) -> None:
     game.status = Game.Status.FINISHED
     game.finished = now
     game.result = engine.result(state)
     game.save(update_fields=["status", "finished", "result"])
     summary = game.result.get("summary") or "The game is over."
     record_log(game, "finished", f"{summary} The dice secret is now public: {game.secret}")
-    _notice(game, Notice.Kind.GAME_FINISHED, game.pk)
+    _notices(game, [*notices, (Notice.Kind.GAME_FINISHED, game.pk)])
     _send(signals.game_finished, game=game)
 
 
@@ -294,17 +324,19 @@ def sweep_deadlines(now: datetime | None = None) -> list[int]:
 
 
 def _orders_for(engine: Engine, state: Any, turn: Turn) -> tuple[dict[str, Orders], list[str]]:
+    """The orders in force for each owing seat: its latest version, or its defaults (no
+    orders, withdrawn, or a seat not playing actively). One query, no model instances."""
+    latest = (Submission.objects.filter(turn_id=turn.pk, seat_id=OuterRef("pk"))
+              .order_by("-version").values("orders")[:1])
+    sent = dict(Seat.objects.filter(game_id=turn.game_id, name__in=turn.owing,
+                                    mode=Seat.Mode.ACTIVE)
+                .annotate(latest=Subquery(latest, output_field=JSONField()))
+                .values_list("name", "latest"))
     orders: dict[str, Orders] = {}
     defaulted: list[str] = []
-    seats = {s.name: s for s in turn.game.seats.all()}
-    latest: dict[int, Submission] = {}  # one query: every version, newest first per seat
-    for sub in turn.submissions.order_by("seat_id", "-version"):
-        latest.setdefault(sub.seat_id, sub)
     for name in turn.owing:
-        seat = seats.get(name)
-        sub = latest.get(seat.pk) if seat else None
-        if seat is not None and seat.mode == Seat.Mode.ACTIVE and sub and not sub.withdrawn:
-            orders[name] = Orders.from_json(sub.orders)
+        if sent.get(name) is not None:  # None: no version, or the latest withdrew them
+            orders[name] = Orders.from_json(sent[name])
         else:
             orders[name] = engine.default_orders(state, name)
             defaulted.append(name)
@@ -315,10 +347,14 @@ def resolve_turn(turn_id: int) -> bool:
     """Resolve a DUE turn exactly once. Returns False when there was nothing to do."""
     try:
         with transaction.atomic():
+            resolved_at = timezone.now()
             # A turn the GM set aside is never resolved (superseded is checked under the
-            # row lock this UPDATE takes, so a rerun committing meanwhile wins).
+            # row lock this UPDATE takes, so a rerun committing meanwhile wins). The claim
+            # writes the turn's final status at once: nobody sees it before the commit,
+            # and a failure rolls it back to DUE with everything else.
             if not Turn.objects.filter(pk=turn_id, status=Turn.Status.DUE,
-                                       superseded=False).update(status=Turn.Status.RESOLVING):
+                                       superseded=False).update(status=Turn.Status.RESOLVED,
+                                                                resolved_at=resolved_at):
                 return False
             # the turn and its game locked by one statement (the UPDATE above holds the
             # turn already, so the order is still turn, then game)
@@ -342,15 +378,13 @@ def resolve_turn(turn_id: int) -> bool:
                 published=not game.hold_for_review)
             game.state = record.state_after
             game.state_hash = step.after_hash
-            game.save(update_fields=["state", "state_hash"])
-            resolved_at = timezone.now()
+            Game.objects.filter(pk=game.pk).update(state=game.state, state_hash=game.state_hash)
             if game.hold_for_review:
-                Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.HELD,
-                                                       resolved_at=resolved_at)
+                Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.HELD)
                 record_log(game, "held", f"Turn {turn.number} is resolved and held for the "
                            "GM's review.", turn_number=turn.number)
             else:
-                publish(record, resolved_at=resolved_at)
+                publish(record, closed=True)
     except IntegrityError:
         # Another worker wrote this turn's record first: that is the exactly-once guard.
         log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
@@ -376,8 +410,10 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
-    """Write the reports, post the public one to the thread, open the next turn."""
+def publish(record: TurnRecord, *, closed: bool = False) -> None:
+    """Write the reports, post the public one to the thread, open the next turn.
+
+    `closed`: the caller already marked the turn RESOLVED (resolve_turn's claim does)."""
     game = record.game
     engine = engine_for(game)
     audiences = ["", GM_VIEWER, *record.orders.keys(), *game.setup_record["seats"]]
@@ -391,15 +427,16 @@ def publish(record: TurnRecord, *, resolved_at: datetime | None = None) -> None:
     if not record.published:  # a held turn released (resolve_turn writes it published)
         record.published = True
         record.save(update_fields=["published"])
-    done = {"status": Turn.Status.RESOLVED}
-    if resolved_at is not None:
-        done["resolved_at"] = resolved_at
-    Turn.objects.filter(pk=record.turn_id).update(**done)
-    _notice(game, Notice.Kind.TURN_PUBLISHED, record.pk)
+    if not closed:
+        Turn.objects.filter(pk=record.turn_id).update(status=Turn.Status.RESOLVED)
+    published = (Notice.Kind.TURN_PUBLISHED, record.pk)
+    if game.status != Game.Status.RUNNING:
+        _notices(game, [published])
     _send(signals.turn_published, record=record)
-    state = engine.from_json(record.state_after)
     if game.status == Game.Status.RUNNING:
-        open_turn(game, engine, state, record.number + 1, timezone.now())
+        # the published notice is written with the next turn's own (one statement)
+        open_turn(game, engine, engine.from_json(record.state_after), record.number + 1,
+                  timezone.now(), notices=(published,))
 
 
 # --- orders ----------------------------------------------------------------------------
