@@ -153,6 +153,11 @@ class Worker:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=5)
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the worker process has used so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def task_seconds(self, task: str) -> list[float]:
         return [float(m) for m in re.findall(
             rf"Task {re.escape(task)}\[[^\]]+\] succeeded in ([0-9.e-]+)s", self.log())]
@@ -164,13 +169,14 @@ class Results:
     turns: int = 0
     games_finished: int = 0
     busy_seconds: float = 0.0           # sum over waves of deadline -> worker idle
+    worker_cpu: float = 0.0             # the worker's CPU time over those spans
     wall_seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)   # deadline -> report stored
     waves: int = 0
     invalid_orders: int = 0
 
 
-def play(args: argparse.Namespace, queue: str, floor: Floor) -> Results:
+def play(args: argparse.Namespace, queue: str, floor: Floor, worker: Worker) -> Results:
     """Drive the games wave by wave; the worker does every resolution."""
     import redis
     from django.contrib.auth import get_user_model
@@ -218,6 +224,7 @@ def play(args: argparse.Namespace, queue: str, floor: Floor) -> Results:
             turn_ids.append(turn.pk)
         drain_queue(broker, queue)  # mail from the order phase is not the wave's work
         deadline = timezone.now()
+        cpu0 = worker.cpu_seconds()
         t0 = time.perf_counter()
         Turn.objects.filter(pk__in=turn_ids).update(deadline=deadline)
         claimed = actions.sweep_deadlines(deadline)
@@ -227,6 +234,7 @@ def play(args: argparse.Namespace, queue: str, floor: Floor) -> Results:
             time.sleep(0.002)
         drain_queue(broker, queue)
         res.busy_seconds += time.perf_counter() - t0
+        res.worker_cpu += worker.cpu_seconds() - cpu0
         res.waves += 1
         res.turns += len(turn_ids)
         stored = dict(Turn.objects.filter(game_id__in=active, number__gt=1,
@@ -269,7 +277,7 @@ CREATE TABLE floor_record (id bigserial PRIMARY KEY, game_id bigint NOT NULL,
     state_after jsonb, before_hash varchar(64), after_hash varchar(64),
     UNIQUE (game_id, number));
 CREATE TABLE floor_report (id bigserial PRIMARY KEY, record_id bigint NOT NULL,
-    audience varchar(40) NOT NULL, markdown text NOT NULL, html text NOT NULL,
+    audience varchar(40) NOT NULL, markdown text NOT NULL, html text,
     UNIQUE (record_id, audience));
 """
 
@@ -386,6 +394,9 @@ def print_report(args: argparse.Namespace, res: Results, floor_turns: int,
           f"target >= {TARGET_TURNS_PER_SECOND:.0f}  "
           f"{'MET' if rate >= TARGET_TURNS_PER_SECOND else 'NOT MET'}")
     print(f"  per turn, deadline to worker idle              {per_turn_ms:8.2f} ms")
+    print(f"  worker CPU per turn (its whole process)        "
+          f"{1000 * res.worker_cpu / res.turns:8.2f} ms "
+          f"(= {res.turns / max(res.worker_cpu, 1e-9):.0f} turns/s if it had a core alone)")
     if resolve_times:
         print(f"  resolve_turn task alone: mean / p50            "
               f"{1000 * statistics.fmean(resolve_times):8.2f} / "
@@ -424,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         worker = Worker(env, tmp / "worker.log")
         worker.wait_ready()
         floor = Floor(args.database_url)
-        res = play(args, queue, floor)
+        res = play(args, queue, floor, worker)
         worker.stop()
         floor.close()
         print_report(args, res, floor.turns, floor.seconds,
