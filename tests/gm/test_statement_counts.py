@@ -42,6 +42,11 @@ GAME_PAGE = 24       # a seated player's game page (session auth); seats and co-
 GAME_API = 11        # GET /api/games/<id>/ with a token
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
 ORDER_POST = 11      # POST /api/games/<id>/orders/ with a token, turn stays open
+# actions.resolve_turn of a two-seat game that does not process early (bench/turns.py's
+# games): SAVEPOINT, the claim (DUE -> RESOLVED), turn and game locked, the owing seats
+# with their latest orders, INSERT record, UPDATE game, INSERT reports, INSERT thread
+# post, INSERT next turn (its attempt a subquery), INSERT both notices, RELEASE
+RESOLVE_TURN = 11
 
 
 @pytest.mark.parametrize("turns", [2, 6])
@@ -88,3 +93,14 @@ def test_an_order_post_has_a_fixed_statement_count(make_game, players,
     with django_assert_num_queries(ORDER_POST):
         resp = api.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
     assert resp.status_code == 201, resp.content
+
+
+def test_a_resolution_has_a_fixed_statement_count(make_game, django_assert_num_queries,
+                                                   on_commit):
+    game = make_game("combat_dice", 2, process_early=False)
+    for _ in range(2):  # the second turn as the first: nothing grows with the game
+        _play(game, 1, on_commit)
+        turn = game.current_turn()
+        assert actions.mark_due(turn)
+        with django_assert_num_queries(RESOLVE_TURN):
+            assert actions.resolve_turn(turn.pk)
