@@ -444,7 +444,9 @@ def test_resolve_retries_ride_out_a_database_outage(workers, gm_user, players):
         proxy.cut()
         started = time.monotonic()
         assert actions.mark_due(Turn.objects.get(pk=turn.pk))  # queues the resolution
-        time.sleep(8)  # the worker meets the outage
+        # The worker meets the outage: its first try fails at once (refused) or after
+        # connect_timeout (5 s) on a loaded host; wait for it rather than a fixed time.
+        wait_for(lambda: "Retry in" in worker.output(), 14, "the first try to fail")
         tries = worker.output().count("Retry in")
         assert tries == 1, worker.output()[-3000:]
         proxy.restore()
