@@ -1,24 +1,25 @@
-"""The board picture: the Number, and each player's garden, field and wasteland.
+"""The board: the Number, and each player's garden, field and wasteland.
 
-From level 5 the field is drawn in its two parts, the Valley (unsuspended dice) and the
+From level 5 the field is shown in its two parts, the Valley (unsuspended dice) and the
 Ledges (suspended dice, with the effect they hold), and Limbo gets its own row; white
-dice are drawn white. Drawn from a view only, so it can never show what its reader may
-not see.
+dice are drawn white. HTML rather than a fixed-width picture: each player's places are
+columns that wrap onto two lines on a phone instead of running off the screen (an SVG
+either shrinks its text with it or needs a sideways scroll nobody finds). The classes
+are the site's board styles (board-*); every text is escaped. Drawn from a view only,
+so it can never show what its reader may not see.
 """
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
-
-from games.core.svg import document, rect, text
 
 FILL = {"yellow": "#f4d03f", "green": "#48a87a", "red": "#8e2f2f", "orange": "#e67e22",
         "white": "#ffffff"}
-INK = {"yellow": "#222", "green": "#fff", "red": "#fff", "orange": "#222", "white": "#222"}
-COLUMN = 150
+INK = {"yellow": "#222", "green": "#000", "red": "#fff", "orange": "#222", "white": "#222"}
 
 
-def _die(x: int, y: int, entry: dict[str, Any], info: dict[str, Any]) -> list[str]:
+def _die(entry: dict[str, Any], info: dict[str, Any]) -> str:
     colour = info.get("colour", "yellow")
     face = entry.get("face")
     label = entry["die"] + (f" {face}" if face is not None else "")
@@ -28,9 +29,10 @@ def _die(x: int, y: int, entry: dict[str, Any], info: dict[str, Any]) -> list[st
         if held["d6"]:
             extra += " d6 " + ",".join(str(v) for v in held["d6"])
         label += f" [{extra}]"
-    return [rect(x, y, COLUMN - 12, 22, fill=FILL.get(colour, "#ddd"),
-                 stroke="#555" if colour == "white" else "none", title=info.get("name")),
-            text(x + 6, y + 15, label, size=10, fill=INK.get(colour, "#222"))]
+    title = f' title="{escape(info["name"])}"' if info.get("name") else ""
+    return (f'<li class="board-die board-die-{escape(colour)}" style="background:'
+            f'{FILL.get(colour, "#ddd")};color:{INK.get(colour, "#222")}"{title}>'
+            f"{escape(label)}</li>")
 
 
 def _places(view: dict[str, Any], player: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -49,17 +51,19 @@ NAMES = {"garden": "garden", "field": "field", "valley": "Valley (field)",
          "ledges": "Ledges (suspended)", "wasteland": "wasteland"}
 
 
-def svg(view: dict[str, Any]) -> str:
+def _dice(entries: list[dict[str, Any]], dice: dict[str, Any]) -> str:
+    if not entries:
+        return '<p class="board-empty">none</p>'
+    return ('<ul class="board-dice">' + "".join(_die(e, dice.get(e["die"], {}))
+                                                for e in entries) + "</ul>")
+
+
+def html(view: dict[str, Any]) -> str:
+    """The table of `view` as an HTML fragment."""
     seats = view.get("seats", [])
     players = view.get("players", {})
     dice = view.get("dice", {})
     level = view.get("level", 1)
-    laid = {s: _places(view, players.get(s, {})) for s in seats}
-    columns = list(next(iter(laid.values())).keys()) if laid else ["garden"]
-    rows = max([len(v) for s in seats for v in laid[s].values()] + [1])
-    width = 20 + len(columns) * COLUMN
-    block = 40 + rows * 26
-    parts: list[str] = []
     number = view.get("number")
     head = f"Level {level} · Number: {'none' if number is None else number}"
     if view.get("winner"):
@@ -67,13 +71,11 @@ def svg(view: dict[str, Any]) -> str:
     pending = view.get("pending") or {}
     if pending.get("kind") == "react":
         head += f" · waiting for {pending['seat']} ({pending.get('window')})"
-    parts.append(text(10, 22, head, size=15, weight="bold"))
-    for row, seat in enumerate(seats):
+    parts = ['<div class="board-html" role="group" aria-label="Dice Age table">',
+             f'<p class="board-title"><strong>{escape(head)}</strong></p>']
+    for seat in seats:
         p = players.get(seat, {})
-        y0 = 36 + row * block
         turn = pending.get("seat") == seat
-        parts.append(rect(5, y0, width - 10, block - 6,
-                          fill="#fff8e1" if turn else ("#eee" if p.get("out") else "#fbfaf7")))
         tag = " (out)" if p.get("out") else (" ← to play" if turn else "")
         if p.get("skips"):
             tag += f" skips {p['skips']}"
@@ -81,19 +83,16 @@ def svg(view: dict[str, Any]) -> str:
             tag += f" · last roll {p['last']}"
         if p.get("forced"):
             tag += f" · must roll {', '.join(p['forced'])}"
-        parts.append(text(12, y0 + 16, f"{seat}{tag}", size=13, weight="bold"))
-        for col, place in enumerate(columns):
-            x = 12 + col * COLUMN
-            parts.append(text(x, y0 + 32, NAMES[place], size=10, fill="#777"))
-            for i, entry in enumerate(laid[seat][place]):
-                parts += _die(x, y0 + 36 + i * 26, entry, dice.get(entry["die"], {}))
-    height = 40 + len(seats) * block
+        state = " board-turn" if turn else (" board-out" if p.get("out") else "")
+        parts.append(f'<section class="board-side{state}"><p class="board-title"><strong>'
+                     f"{escape(seat + tag)}</strong></p><div class=\"board-columns\">")
+        for place, entries in _places(view, p).items():
+            parts.append(f'<div class="board-column"><p class="board-label">'
+                         f"{escape(NAMES[place])}</p>{_dice(entries, dice)}</div>")
+        parts.append("</div></section>")
     limbo = view.get("limbo", [])
     if level >= 4 and limbo:
-        parts.append(text(10, height + 4, "Limbo", size=11, weight="bold", fill="#555"))
-        for i, die in enumerate(limbo):
-            x = 60 + (i % 6) * COLUMN
-            y = height - 10 + (i // 6) * 26
-            parts += _die(x, y, {"die": die, "face": None}, dice.get(die, {}))
-        height += 20 + ((len(limbo) + 5) // 6) * 26
-    return document(width, height, parts, "Dice Age table")
+        parts.append('<section class="board-side"><p class="board-title"><strong>Limbo'
+                     "</strong></p>"
+                     + _dice([{"die": d, "face": None} for d in limbo], dice) + "</section>")
+    return "".join(parts) + "</div>"

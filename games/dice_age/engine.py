@@ -18,7 +18,7 @@ from games.core.rng import RngBase
 from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
 from . import orders as order_lang
-from .board import svg as board_svg
+from .board import html as board_html
 from .dice import DICE, die_type, face_text, spec
 from .report import render
 from .rules import effects, flow, legion, windows
@@ -269,7 +269,7 @@ class DiceAge(Engine):
         return render(events, viewer)
 
     def board(self, view: dict[str, Any]) -> str | None:
-        return board_svg(view)
+        return board_html(view)
 
     def invariants(self, state: State) -> list[str]:
         return invariants(state)

@@ -1,62 +1,72 @@
-"""The board picture: both queues (face-down cards as backs), piles, tokens, my hand.
+"""The board: both queues (face-down cards as backs), piles, tokens, my hand.
 
-Drawn from a view only: a face-down card the reader may not see arrives as null.
+HTML rather than a fixed-size picture, so that on a phone the cards wrap onto more lines
+at a readable size instead of shrinking (an SVG scales its text down with it), and a
+card's "face down" mark is a line of its own rather than a label drawn over its name.
+The classes are the site's board styles (board-*); every text is escaped. Drawn from a
+view only: a face-down card the reader may not see arrives as null.
 """
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
-from games.core.svg import document, rect, text
 
-CARD_W, CARD_H = 92, 58
-
-
-def _card(x: int, y: int, card: dict[str, Any] | None, *, face_up: bool = True,
-          defended: bool = False) -> list[str]:
-    if card is None or not face_up and not card:
-        return [rect(x, y, CARD_W, CARD_H, fill="#5b6b8c", title="face down")]
-    fill = "#fff" if face_up else "#dfe4ee"
-    out = [rect(x, y, CARD_W, CARD_H, fill=fill, stroke="#b8860b" if defended else "#555",
-                title=card.get("special") or card.get("name", ""))]
-    out.append(text(x + 5, y + 15, card.get("name", "?")[:14], size=10, weight="bold"))
-    if card.get("armor"):
-        out.append(text(x + 5, y + 32, "armor", size=10))
-        return out
-    d = card.get("defence", {})
-    out.append(text(x + 5, y + 30, f"S{d.get('slash', 0)} T{d.get('stab', 0)} "
-                                   f"B{d.get('blunt', 0)}", size=10))
-    for i, attack in enumerate(card.get("attacks", [])[:2]):
-        out.append(text(x + 5, y + 44 + 11 * i, attack, size=9, fill="#8a1c1c"))
+def _card(card: dict[str, Any] | None, *, position: int | None = None,
+          face_up: bool = True, defended: bool = False) -> str:
+    where = f'<span class="board-pos">{position}</span> ' if position is not None else ""
+    if card is None:
+        return (f'<li class="board-card board-back"><span class="board-line">{where}'
+                '<span class="board-note">face down</span></span></li>')
+    classes = ["board-card"]
+    notes = []
     if not face_up:
-        out.append(text(x + CARD_W - 5, y + 15, "hidden", size=8, anchor="end", fill="#555"))
-    return out
+        classes.append("board-hidden")
+        notes.append("face down: only you see it")
+    if defended:
+        classes.append("board-defended")
+        notes.append("defended")
+    title = f' title="{escape(card["special"])}"' if card.get("special") else ""
+    out = [f'<li class="{" ".join(classes)}"{title}><span class="board-line">{where}'
+           f'<strong class="board-name">{escape(card.get("name", "?"))}</strong></span>']
+    if card.get("armor"):
+        out.append('<span class="board-line">armor</span>')
+    else:
+        d = card.get("defence", {})
+        out.append(f'<span class="board-line" title="defence: slash, stab, blunt">'
+                   f'S{d.get("slash", 0)} T{d.get("stab", 0)} B{d.get("blunt", 0)}</span>')
+        out += [f'<span class="board-line board-attack">{escape(a)}</span>'
+                for a in card.get("attacks", [])]
+    out += [f'<span class="board-note">{escape(n)}</span>' for n in notes]
+    return "".join(out) + "</li>"
 
 
-def svg(view: dict[str, Any]) -> str:
-    parts: list[str] = []
-    players = view.get("players", {})
-    widest = max([len(p.get("queue", [])) for p in players.values()] +
-                 [len(p.get("hand") or [])
-                  for seat, p in players.items() if seat == view.get("viewer")] + [0])
-    width = max(480, 20 + min(widest, 10) * (CARD_W + 8))
-    y = 10
-    for seat, p in players.items():
+def html(view: dict[str, Any]) -> str:
+    """The board of `view` as an HTML fragment."""
+    parts = ['<div class="board-html" role="group" aria-label="Duelists board">']
+    for seat, p in view.get("players", {}).items():
         me = seat == view.get("viewer")
         tokens = p.get("tokens", {})
-        label = (f"{seat} · {p.get('champion') or 'no champion yet'} · hand {p.get('hand_count', 0)}"
-                 f" · deck {p.get('deck_count', 0)} · discard {p.get('discard_count', 0)}"
-                 f" · exhausted {len(p.get('exhausted', []))}")
-        marks = [f"{k} {v}" for k, v in tokens.items() if v]
-        parts.append(text(10, y + 14, label + (" · " + ", ".join(marks) if marks else ""),
-                          size=12, weight="bold" if me else "normal"))
-        for i, slot in enumerate(p.get("queue", [])):
-            parts += _card(10 + i * (CARD_W + 8), y + 22, slot.get("card"),
-                           face_up=slot.get("face_up", False), defended=slot.get("defended"))
-        y += CARD_H + 34
+        marks = ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in tokens.items() if v)
+        counts = (f"hand {p.get('hand_count', 0)} · deck {p.get('deck_count', 0)} · discard "
+                  f"{p.get('discard_count', 0)} · exhausted {len(p.get('exhausted', []))}")
+        head = escape(f"{seat} · {p.get('champion') or 'no champion yet'}"
+                      + (" (you)" if me else ""))
+        parts.append(f'<section class="board-side{" board-mine" if me else ""}">'
+                     f'<p class="board-title"><strong>{head}</strong></p>'
+                     f'<p class="board-counts">{counts}{" · " + marks if marks else ""}</p>')
+        queue = p.get("queue", [])
+        parts.append('<p class="board-label">queue</p>')
+        if queue:
+            parts.append('<ol class="board-cards">' + "".join(
+                _card(slot.get("card"), position=i + 1, face_up=slot.get("face_up", False),
+                      defended=bool(slot.get("defended")))
+                for i, slot in enumerate(queue)) + "</ol>")
+        else:
+            parts.append('<p class="board-empty">empty</p>')
         if me and p.get("hand"):
-            parts.append(text(10, y + 4, "my hand", size=11, fill="#555"))
-            for i, card in enumerate(p["hand"][:10]):
-                parts += _card(10 + i * (CARD_W + 6), y + 10, card)
-            y += CARD_H + 22
-    return document(width, max(y, 100), parts, "duelists board")
+            parts.append('<p class="board-label">my hand</p><ul class="board-cards">'
+                         + "".join(_card(card) for card in p["hand"]) + "</ul>")
+        parts.append("</section>")
+    return "".join(parts) + "</div>"

@@ -170,8 +170,8 @@ class DuelistsEngine(Engine):
         return hidden.perturb(state, seat, pick)
 
     def board(self, view: dict[str, Any]) -> str | None:
-        """An SVG of the view (games/duelists/board.py)."""
-        return board.svg(view)
+        """The view as an HTML board that wraps on a phone (games/duelists/board.py)."""
+        return board.html(view)
 
 
 ENGINE = DuelistsEngine()

@@ -274,21 +274,30 @@ FILL = {"tower": "#9e9e9e", "chamber": "#e6c229", "room": "#d9c8a9", "dead-end":
         "corridor": "#c9b99a", "pit": "#3b3b3b", "cave-in": "#a0846a", "darkness": "#55506a",
         "chasm": "#7a6a58", "portcullis": "#c2b59b", "rotating": "#c7a7d9", "trap": "#d98c7a"}
 HERO_COLOURS = ["#b22222", "#1f5fbf", "#2e8b57", "#8b5a00"]
+DARK = ("pit", "darkness", "chasm")  # glyphs drawn white on these
+HERO_SPOTS = [(-7, -8), (8, -8), (8, 8), (-7, 8)]
+
+
+# Text is drawn at 17 units: the map is about 420 units wide and a phone shows it about
+# 317 px wide (class board-fit: the site fits it to the screen rather than scrolling),
+# so 17 units stay above 12 px there.
+FONT = 17
 
 
 def svg(view: dict[str, Any], cell: int = 40) -> str:
     """The public map as an SVG string, drawn from a `view()` (any viewer's)."""
     board = view.get("board", {})
     w, h = len(COLS) * cell, ROWS * cell
-    pad = 20
+    pad = 24
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + pad}" height="{h + pad}" '
-           f'viewBox="0 0 {w + pad} {h + pad}" font-family="sans-serif" font-size="11">',
+           f'viewBox="0 0 {w + pad} {h + pad}" font-family="sans-serif" font-size="{FONT}" '
+           'class="board-fit" role="img" aria-label="Dungeonquest map">',
            f'<rect x="0" y="0" width="{w + pad}" height="{h + pad}" fill="#2b2622"/>']
     for x, col in enumerate(COLS):
-        out.append(f'<text x="{pad + x * cell + cell // 2}" y="13" fill="#ddd" '
+        out.append(f'<text x="{pad + x * cell + cell // 2}" y="18" fill="#ddd" '
                    f'text-anchor="middle">{col}</text>')
     for y in range(ROWS):
-        out.append(f'<text x="10" y="{pad + y * cell + cell // 2 + 4}" fill="#ddd" '
+        out.append(f'<text x="{pad // 2}" y="{pad + y * cell + cell // 2 + 6}" fill="#ddd" '
                    f'text-anchor="middle">{y + 1}</text>')
     for sq in ALL_SQUARES:
         x, y = coords(sq)
@@ -316,7 +325,8 @@ def svg(view: dict[str, Any], cell: int = 40) -> str:
                 out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#222" '
                            f'stroke-width="3" stroke-dasharray="3,3"/>')
         if c["kind"] not in ("room", "chamber", "tower"):
-            out.append(f'<text x="{left + 4}" y="{top + 12}" fill="#111">'
+            ink = "#fff" if c["kind"] in DARK else "#111"
+            out.append(f'<text x="{left + 3}" y="{top + cell - 5}" fill="{ink}">'
                        f'{escape(GLYPH.get(c["kind"], "?"))}</text>')
     heroes = view.get("characters", {})
     for i, (seat, ch) in enumerate(sorted(heroes.items())):
@@ -324,12 +334,12 @@ def svg(view: dict[str, Any], cell: int = 40) -> str:
         if not pos or ch.get("status") != "in":
             continue
         x, y = coords(pos)
-        cx = pad + x * cell + cell // 2 + (i % 2) * 8 - 4
-        cy = pad + y * cell + cell // 2 + (i // 2) * 8 - 4
+        dx, dy = HERO_SPOTS[i % len(HERO_SPOTS)]  # the glyph sits bottom left
+        cx, cy = pad + x * cell + cell // 2 + dx, pad + y * cell + cell // 2 + dy
         colour = HERO_COLOURS[i % len(HERO_COLOURS)]
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="9" fill="{colour}" stroke="#fff">'
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="10" fill="{colour}" stroke="#fff">'
                    f'<title>{escape(ch.get("name", seat))} ({escape(seat)})</title></circle>')
-        out.append(f'<text x="{cx}" y="{cy + 4}" fill="#fff" text-anchor="middle">'
+        out.append(f'<text x="{cx}" y="{cy + 6}" fill="#fff" text-anchor="middle">'
                    f'{escape(seat[-1])}</text>')
     out.append("</svg>")
     return "".join(out)

@@ -37,11 +37,16 @@ def test_report_tells_the_roll_and_the_loss():
     assert "12 is above 6: P1 loses the round; Tank (orange) set aside for good." in text
 
 
-def test_board_is_svg_with_the_number():
+def test_board_is_html_with_the_number_and_escapes_its_text():
+    """HTML that wraps on a phone (games/dice_age/board.py), built from the view only."""
     state = table(3, {"P1": {"garden": ["CASTLE"], "field": ["TANK"]},
                       "P2": {"garden": ["SUN"]}}, number=6)
-    svg = ENGINE.board(ENGINE.view(state, "P2"))
-    assert svg.startswith("<svg") and "Number: 6" in svg and "TANK" in svg
+    view = ENGINE.view(state, "P2")
+    board = ENGINE.board(view)
+    assert board.startswith('<div class="board-html"') and "Number: 6" in board
+    assert "TANK" in board and "<script" not in board
+    view["seats"] = ["<script>"]
+    assert "&lt;script&gt;" in ENGINE.board(view) and "<script>" not in ENGINE.board(view)
 
 
 def test_invariants_catch_a_broken_table():
