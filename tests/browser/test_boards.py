@@ -18,7 +18,7 @@ from games.core.types import OrdersInvalid
 from gm.play import actions
 from gm.play.models import Game
 
-from .conftest import SCREENSHOTS, LAPTOP, PHONE, axe_violations, login, overflow, screenshot
+from .conftest import LAPTOP, PHONE, SCREENSHOTS, axe_violations, login, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
