@@ -9,14 +9,31 @@ from .content import RINGS
 from .rules.combat import describe_choices
 from .state import State, treasure_total
 
-HELP = ("One order per line. Movement: MOVE <direction>[ <direction>...], MOVE TO <square>, "
-        "RETREAT, SEARCH [THEN <direction>], STAY (LOOT in the treasure chamber), LEAVE "
-        "(quit the dungeon by a corner tower), "
-        "DESTINATION <square>. Answers: ATTACK, WAIT, ESCAPE, SHOOT, FIGHT, FLEE, "
-        "SEARCH CRYPT, SEARCH BODY, IGNORE. Items: DRINK POTION, USE RING OF <name>. "
-        "Conditions: IF MONSTER [kind] / AMBUSH / SPIDER / CRYPT / CORPSE / TRAP / DOOR / "
-        "PORTCULLIS / POTION / FAIL / TILE [kind] / LIFE < n / TREASURE > n / TURN > n "
-        "THEN <order> [ELSE <order>]. STANDING <order> keeps an order; CANCEL STANDING.")
+HELP = "One order per line; the forms below show each kind with an example."
+
+# Order forms with an example each: "FORM — what it does (e.g. EXAMPLE)". The order form
+# lists them one per line (gm/web/prompts.py reads this shape), and mail lists them too,
+# so a phone shows a list to scan rather than one long paragraph.
+FORMS = [
+    "<step> — RETREAT (back where you came from), SEARCH, STAY (LOOT in the treasure "
+    "chamber), LEAVE (quit the dungeon by a corner tower) (e.g. RETREAT)",
+    "MOVE <direction> [<direction>...] — through exits in turn, e.g. on along a corridor "
+    "(e.g. MOVE NORTH EAST)",
+    "MOVE TO <square> — the shortest known way there (e.g. MOVE TO F7)",
+    "DESTINATION <square> — where to head when no order says otherwise; kept until "
+    "changed (e.g. DESTINATION G7)",
+    "SEARCH THEN <direction> — search the room; where to go if a secret door turns up "
+    "(e.g. SEARCH THEN EAST)",
+    "<answer> — to a decision arising: ATTACK, WAIT, ESCAPE, SHOOT, FIGHT, FLEE, "
+    "SEARCH CRYPT, SEARCH BODY, IGNORE (e.g. ESCAPE)",
+    "USE RING OF <name> — a ring you carry; DRINK POTION drinks your potion "
+    "(e.g. USE RING OF BLINDING)",
+    "IF <condition> THEN <order> [ELSE <order>] — conditions: MONSTER [kind], AMBUSH, "
+    "SPIDER, CRYPT, CORPSE, TRAP, DOOR, PORTCULLIS, POTION, FAIL, TILE [kind], LIFE < n, "
+    "TREASURE > n, TURN > n (e.g. IF MONSTER TROLL THEN ESCAPE ELSE ATTACK)",
+    "STANDING <order> — kept every turn until CANCEL STANDING (e.g. STANDING IF TRAP "
+    "THEN RETREAT)",
+]
 
 
 def exits(state: State, seat: str) -> list[str]:
@@ -74,7 +91,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     if ch["potion"]:
         choices.append("DRINK POTION")
     choices += [f"USE RING OF {r.upper()}" for r in ch["rings"]]
-    choices += ["DESTINATION E7", "MOVE TO E7"]
+    choices += ["DESTINATION E7", "MOVE TO E7", *FORMS]
     if ch["rings"]:
         lines.append("Unused rings: " + ", ".join(RINGS[r]["name"] for r in ch["rings"]) + ".")
     turn = state["turn"]

@@ -5,7 +5,9 @@ never offer as a one-click pick something the engine would refuse, so every choi
 tried against the parser before it is shown:
 
 * quick picks: complete orders that parse on their own, as shown;
-* forms: patterns with a `<placeholder>` to fill in (shown as text, never as a pick);
+* forms: patterns with a `<placeholder>` to fill in (shown as text, never as a pick),
+  written `FORM — what it does (e.g. EXAMPLE)` when the engine explains them: the page
+  lists each with its note and example (a list to scan on a phone, not a paragraph);
 * parts: pieces that only make an order together with others (e.g. an item and the
   specialty dice that must come with it); they append a line, and are labelled so.
 
@@ -23,13 +25,31 @@ from games.core.engine import Engine
 from games.core.types import OrdersInvalid
 
 PLACEHOLDER = re.compile(r"<[^<>]+>")
+FORM_PARTS = re.compile(r"^(?P<form>.*?)(?: — (?P<note>.*?))?(?: \(e\.g\. (?P<example>[^()]*)\))?$",
+                        re.S)
 MAX_SHOWN = 60
+
+
+@dataclass(frozen=True)
+class FormHelp:
+    form: str  # the pattern, e.g. "MOVE TO <square>"
+    note: str = ""  # what it does
+    example: str = ""  # one filled-in line
+
+
+def form_help(choice: str) -> FormHelp:
+    """'MOVE TO <square> — the shortest way (e.g. MOVE TO F7)' -> its three parts."""
+    match = FORM_PARTS.match(choice.strip())
+    assert match is not None  # every part of the pattern is optional
+    return FormHelp(match["form"].strip(), (match["note"] or "").strip(),
+                    (match["example"] or "").strip())
 
 
 @dataclass
 class OrderOffers:
     picks: list[str] = field(default_factory=list)
     forms: list[str] = field(default_factory=list)
+    form_help: list[FormHelp] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
     example: str = ""
     example_refused: str = ""
@@ -59,6 +79,7 @@ def offers(engine: Engine, state: Any, seat: str, prompt: dict[str, Any]) -> Ord
             out.parts.append(choice)
     out.picks, out.forms, out.parts = (out.picks[:MAX_SHOWN], out.forms[:MAX_SHOWN],
                                        out.parts[:MAX_SHOWN])
+    out.form_help = [form_help(c) for c in out.forms]
     example = prompt.get("example") or ""
     if isinstance(example, str) and example.strip():
         problem = parses(engine, state, seat, example)

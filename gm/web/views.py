@@ -280,6 +280,9 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "next_step": _next_step(game, summary, seat, engine),
         "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
         "prompt": prompt,
+        # A prompt's help: its first line a sentence, any further lines a list to scan.
+        "help_lines": [line for line in str((prompt or {}).get("help") or "").split("\n")
+                       if line.strip()],
         "live_json": json.dumps(_live(game, request.user, summary), sort_keys=True),
         "invite_url": request.build_absolute_uri(reverse("game-invite", args=[game.pk])),
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],

@@ -72,15 +72,16 @@ def rotation(first_hero: str) -> list[str]:
 
 
 def prompt(state: State, seat: str) -> dict[str, Any]:
-    heroes = "; ".join(f"{h['name']} {h['title']} (HERO {k.upper()}): Strength "
-                       f"{h['strength']}, Agility {h['agility']}, Armour {h['armour']}, "
-                       f"Luck {h['luck']}, Life {h['life']}, the {RINGS[h['ring']]['name']}. "
-                       f"{h['ability_text']}" for k, h in HEROES.items())
+    # One line per hero after the first: the order form shows them as a list.
+    heroes = "\n".join(f"HERO {k.upper()}: {h['name']} {h['title']}, Strength "
+                        f"{h['strength']}, Agility {h['agility']}, Armour {h['armour']}, "
+                        f"Luck {h['luck']}, Life {h['life']}, the {RINGS[h['ring']]['name']}. "
+                        f"{h['ability_text']}" for k, h in HEROES.items())
     order = ", ".join(rotation(state["first_hero"]))
     return {"title": f"Choose your hero ({seat})",
-            "help": f"Send HERO <name>; more names are preferences, best first. Heroes: "
-                    f"{heroes} Two players wanting one hero roll a d6 each. Without a choice "
-                    f"you play the first hero nobody chose, in the order {order}.",
+            "help": f"Send HERO <name>; more names are preferences, best first. Two players "
+                    f"wanting one hero roll a d6 each. Without a choice you play the first "
+                    f"hero nobody chose, in the order {order}.\n{heroes}",
             "choices": [f"HERO {k.upper()}" for k in HERO_ORDER],
             "example": "HERO RANGER KNIGHT", "pending": False}
 

@@ -81,3 +81,47 @@ def test_sorter_tells_picks_parts_and_forms_apart(tally_engine):
     assert offers.picks == ["ADD 1"] and offers.forms == ["ADD <n>"]
     assert offers.parts == ["ADD 9"]
     assert offers.example == "" and offers.example_refused == "send exactly one ADD order"
+
+
+@pytest.mark.django_db
+def test_dungeonquest_order_help_is_a_list_of_forms_with_examples(make_game, players, client,
+                                                                  on_commit):
+    """It was one long paragraph on a phone; now each form is a line with an example."""
+    import html as htmlmod
+    import re
+
+    game = make_game("dungeonquest", 1)
+    client.force_login(players[0])
+    page = htmlmod.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    # The hero choice: a sentence, then one line per hero.
+    help_text = re.search(r'id="prompt-help">(.*?)</p>', page, re.S).group(1)
+    assert len(help_text) < 300, help_text
+    heroes = re.findall(r"<li>(HERO \w+: .*?)</li>", page.split('id="prompt-help-list"')[1])
+    assert len(heroes) == 4 and heroes[0].startswith("HERO KNIGHT: Sir Rohan")
+    with on_commit():  # the choice resolves the hero turn; turn 2 asks for moves
+        client.post(f"/games/{game.pk}/orders/", {"text": "HERO KNIGHT", "turn": 1})
+    page = htmlmod.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    help_text = re.search(r'id="prompt-help">(.*?)</p>', page, re.S).group(1)
+    assert len(help_text) < 300, help_text  # the situation, not the whole language
+    forms = page.split('id="order-forms"', 1)[1].split("</ul>", 1)[0]
+    items = re.findall(r"<li>(.*?)</li>", forms, re.S)
+    assert len(items) >= 8
+    for needle, example in (("MOVE TO <square>", "MOVE TO F7"),
+                            ("IF <condition> THEN", "IF MONSTER TROLL THEN ESCAPE ELSE ATTACK"),
+                            ("STANDING <order>", "STANDING IF TRAP THEN RETREAT")):
+        item = next(i for i in items if needle in i)
+        assert f'<code class="example">{example}</code>' in item, item
+
+
+@pytest.mark.parametrize("choice, form, note, example", [
+    ("MOVE TO <square> — the shortest way (e.g. MOVE TO F7)", "MOVE TO <square>",
+     "the shortest way", "MOVE TO F7"),
+    ("ADD <n>", "ADD <n>", "", ""),
+    ("ADD <n> (e.g. ADD 3)", "ADD <n>", "", "ADD 3"),
+    ("IF <c> THEN <o> [ELSE <o>] — LIFE < n (e.g. IF TRAP THEN STAY)", "IF <c> THEN <o> "
+     "[ELSE <o>]", "LIFE < n", "IF TRAP THEN STAY"),
+])
+def test_form_help_reads_form_note_and_example(choice, form, note, example):
+    from gm.web.prompts import FormHelp, form_help
+
+    assert form_help(choice) == FormHelp(form, note, example)
