@@ -31,14 +31,26 @@ def world(make_game, gm_user, players, tally_engine):
     actions.submit_orders(finished, finished.seats.get(name="P1"), "ADD 2")
     open_game = actions.create_game(gm_user, ruleset="duelists", title="Open duel")
     actions.join_game(open_game, players[2])
+    duelists = make_game("duelists", 2, title="Duelists")
+    dice = make_game("dice_age", 2, title="Dice Age", options={"level": 5})
     return {"running": running, "quest": quest, "duel": duel, "finished": finished,
-            "open": open_game}
+            "open": open_game, "duelists": duelists, "dice": dice}
 
 
 def pages(world) -> list[tuple[str, str | None, str]]:
     """(name, user, path) of every page a reader can reach."""
-    r, q, d, f, o = (world[k].pk for k in ("running", "quest", "duel", "finished", "open"))
-    return [
+    r, q, d, f, o, du, da = (world[k].pk for k in ("running", "quest", "duel", "finished",
+                                                      "open", "duelists", "dice"))
+    rules = [(f"rules-{name}", None, f"/rules/{name}/")
+             for name in ("combat_dice", "duelists", "dice_age", "duel_of_ages")]
+    return [*rules,
+        ("signup", None, "/signup/"),
+        ("signup-sent", None, "/signup/sent/"),
+        ("password-reset", None, "/password-reset/"),
+        ("account", "alice", "/account/"),
+        ("game-duelists", "alice", f"/games/{du}/"),
+        ("game-dice-age", "alice", f"/games/{da}/"),
+        ("setup-dungeonquest", "alice", f"/games/{q}/turns/0/"),
         ("lobby-anonymous", None, "/"),
         ("login", None, "/login/"),
         ("rules-index", None, "/rules/"),

@@ -373,7 +373,7 @@ def test_live_preview_json_parses_without_storing(gm_user, players):
     alice = _client(players[0])
     url = f"/games/{game.pk}/orders/preview.json"
     assert alice.post(url, {"text": "add 2"}).json() == {
-        "ok": True, "orders": ["ADD 2"], "errors": [], "conditional": False}
+        "ok": True, "orders": ["ADD 2"], "errors": [], "conditional": False, "not_read": []}
     bad = alice.post(url, {"text": "ADD 1\nADD 9"}).json()
     assert bad["ok"] is False and bad["errors"][0]["line"] == 2
     assert "out of range" in bad["errors"][0]["message"]
