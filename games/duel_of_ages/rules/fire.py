@@ -151,14 +151,20 @@ def area_victims(state: State, moved: dict[str, dict[str, Any]], space: str, dow
 def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                  orders: list[dict[str, Any]], moved: dict[str, dict[str, Any]]) -> None:
     """`team` is the waiting team. Each ordered character shoots up to his weapon's
-    OpFire rating, at most once per target and once per space, only at movers."""
-    done: set[str] = set()
+    OpFire rating, at most once per target and once per space, only at movers.
+
+    Each FIRE line for a character is one shot's choice (its AT and IN), in the order
+    written, as the rulebook's firer picks each shot's target and space in turn (its
+    area example: C first, then D in a later space); a line with no shot left to take
+    is passed over, and the last line also governs any further shots, so a single line
+    covers them all. One weapon for all of them: the first line's."""
+    lines: dict[str, list[dict[str, Any]]] = {}
     for order in orders:
-        key = order["char"]
-        if key in done or state["chars"][key]["status"] != "map":
+        lines.setdefault(order["char"], []).append(order)
+    for key, plans in lines.items():
+        if state["chars"][key]["status"] != "map":
             continue
-        done.add(key)
-        named = order.get("with")
+        named = plans[0].get("with")
         fit = [w for w in carried_weapons(state, key, "ranged")
                if catalog.card(w)["opfire"] > 0 and named in (None, w)]
         if not fit:
@@ -167,52 +173,59 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
                                         f"{catalog.card(named)['title']} fit for it"))
             continue
         weapon = fit[0]
-        here = state["chars"][key]["space"]
-        squatters = [k for k in with_me(state, key, other(team)) if k not in moved]
-        if squatters:
+        if [k for k in with_me(state, key, other(team)) if k not in moved]:
             events.append(_no_shot(state, key, "an enemy stayed in his space"))
             continue
-        shot_targets: set[str] = set()
-        shot_spaces: set[tuple[str, bool]] = set()
-        shots = 0
-        allowed = catalog.card(weapon)["opfire"] + abilities.value(state, key, "opfire_bonus")
-        while shots < allowed and \
-                ranged_card(state, key, weapon) == weapon:
-            best = None
-            for mover, record in moved.items():
-                if state["chars"][mover]["status"] != "map" or mover in shot_targets:
+        _shoot(state, rng, events, team, key, weapon, plans, moved)
+
+
+def _shoot(state: State, rng: RngBase, events: Events, team: str, key: str, weapon: str,
+           plans: list[dict[str, Any]], moved: dict[str, dict[str, Any]]) -> None:
+    """One character's opportunity fire, shot by shot (see opfire_phase)."""
+    here = state["chars"][key]["space"]
+    shot_targets: set[str] = set()
+    shot_spaces: set[tuple[str, bool]] = set()
+    shots, line = 0, 0
+    allowed = catalog.card(weapon)["opfire"] + abilities.value(state, key, "opfire_bonus")
+    while shots < allowed and ranged_card(state, key, weapon) == weapon:
+        order = plans[min(line, len(plans) - 1)]
+        best = None
+        for mover, record in moved.items():
+            if state["chars"][mover]["status"] != "map" or mover in shot_targets:
+                continue
+            if state["chars"][mover]["team"] == team or order.get("at") not in (None, mover):
+                continue
+            for index, (space, down) in enumerate(record["steps"]):
+                if (space, down) in shot_spaces or order.get("in") not in (None, space):
                     continue
-                if state["chars"][mover]["team"] == team or order.get("at") not in (None, mover):
+                if ranged_block(state, key, space, down, weapon) is not None:
                     continue
-                for index, (space, down) in enumerate(record["steps"]):
-                    if (space, down) in shot_spaces or order.get("in") not in (None, space):
-                        continue
-                    if ranged_block(state, key, space, down, weapon) is not None:
-                        continue
-                    number = hit_number(state, key, mover, weapon, here, space, down)
-                    rank = (number, -index)
-                    if best is None or rank > best[0]:
-                        best = (rank, mover, (space, down))
-            if best is None:
-                if shots == 0:
-                    events.append(_no_shot(state, key,
-                                           "no moving enemy in sight and range"))
-                break
-            _, mover, (space, down) = best
-            shots += 1
-            shot_targets.add(mover)
-            shot_spaces.add((space, down))
-            if catalog.card(weapon).get("target") == "area":
-                victims = area_victims(state, moved, space, down)
-                records = [strike(state, rng, events, "opfire", key, v, weapon, here, space,
-                                  down) for v in victims]
-                settle_weapon(state, events, [_land_on_path(state, events, r, moved)
-                                              for r in records])
-            else:
-                record = strike(state, rng, events, "opfire", key, mover, weapon, here, space,
-                                down)
-                settle_weapon(state, events, [_land_on_path(state, events, record, moved)])
-            check_sudden_death(state, events)
+                number = hit_number(state, key, mover, weapon, here, space, down)
+                rank = (number, -index)
+                if best is None or rank > best[0]:
+                    best = (rank, mover, (space, down))
+        line += 1
+        if best is None:
+            if line < len(plans):
+                continue  # this line's shot cannot be taken: the next line's may
+            if shots == 0:
+                events.append(_no_shot(state, key, "no moving enemy in sight and range"))
+            break
+        _, mover, (space, down) = best
+        shots += 1
+        shot_targets.add(mover)
+        shot_spaces.add((space, down))
+        if catalog.card(weapon).get("target") == "area":
+            victims = area_victims(state, moved, space, down)
+            records = [strike(state, rng, events, "opfire", key, v, weapon, here, space,
+                              down) for v in victims]
+            settle_weapon(state, events, [_land_on_path(state, events, r, moved)
+                                          for r in records])
+        else:
+            record = strike(state, rng, events, "opfire", key, mover, weapon, here, space,
+                            down)
+            settle_weapon(state, events, [_land_on_path(state, events, record, moved)])
+        check_sudden_death(state, events)
 
 
 def _land_on_path(state: State, events: Events, record: dict[str, Any],

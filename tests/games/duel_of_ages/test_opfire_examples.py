@@ -1,10 +1,10 @@
 """The rulebook's five opportunity-fire examples, each on a small field built for it
 (see `field`): the moving team is White, the opportunity firer A is OBED of Black.
 
-The firer's orders are as a player writes them by mail; where the example makes a
-choice the order leaves open (which mover, which space), the engine's rule is the
-README's: the best number to hit, the earliest space on a tie, and movers in the order
-they moved.
+The firer's orders are as a player writes them by mail: one FIRE line a shot, each
+with its own AT (the primary target) and IN (the space). Where a choice is left open
+the engine's rule is the README's: the best number to hit, the earliest space on a tie,
+and movers in the order they moved.
 """
 
 import pytest
@@ -55,17 +55,30 @@ def test_single_target_example_shots_refused(order, why):
 # -- Area target example -----------------------------------------------------------------
 # A (OBED, the Flamer: area, OpFire 2) in C3. B (PSION) stays in A1. C (INES) moves to
 # B1; D (ENVOY) moves through B1 to C1, where A's ally X (HOLLIS) stands.
-def test_area_target_example():
+C_THEN_D = [("INES", "B1"), ("ENVOY", "B1"),     # C the primary target in B1: C and D
+            ("ENVOY", "C1"), ("HOLLIS", "C1")]   # D in a later space: his ally X too
+
+
+@pytest.mark.parametrize("black, shots", [
+    # left to the engine: the example's own choices (equal chances, the earliest space,
+    # the first mover)
+    ("FIRE OBED", C_THEN_D),
+    # written as the example's player makes them, one line a shot
+    ("FIRE OBED AT INES IN B1\nFIRE OBED AT ENVOY", C_THEN_D),
+    # the other way round: D first in the later space, then C in the first
+    ("FIRE OBED AT ENVOY IN C1\nFIRE OBED AT INES",
+     [("ENVOY", "C1"), ("HOLLIS", "C1"), ("INES", "B1"), ("ENVOY", "B1")]),
+    # B did not move: that line's shot cannot be taken and the next line's is; the last
+    # line then allows no second shot (D was the primary target already)
+    ("FIRE OBED AT PSION\nFIRE OBED AT ENVOY IN C1", [("ENVOY", "C1"), ("HOLLIS", "C1")]),
+])
+def test_area_target_example(black, shots):
     state = make({"OBED": ("Black", "C3", ["FLAMER"]), "HOLLIS": ("Black", "C1", []),
                   "PSION": ("White", "A1", []), "INES": ("White", "A1", []),
                   "ENVOY": ("White", "A1", [])}, map_=OPEN)
     _, events = play(state, {"White": "MOVE INES TO B1\nMOVE ENVOY TO B1 C1\nHOLD ENVOY",
-                             "Black": "FIRE OBED\nHOLD HOLLIS"}, MISS * 4)
-    shots = [(a["target"], a["space"]) for a in kinds(events, "attack")]
-    assert shots == [
-        ("INES", "B1"), ("ENVOY", "B1"),     # C the primary target in B1: C and D there
-        ("ENVOY", "C1"), ("HOLLIS", "C1"),   # D the primary target, a later space: his
-    ]                                        # ally X is attacked too; D twice in all
+                             "Black": black + "\nHOLD HOLLIS"}, MISS * len(shots))
+    assert [(a["target"], a["space"]) for a in kinds(events, "attack")] == shots
 
 
 # -- Avoiding opportunity fire -----------------------------------------------------------
