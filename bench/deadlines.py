@@ -77,9 +77,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """User + system CPU of a process; with `children`, plus that of its exited children
+    (gunicorn replaces its worker every GM_WEB_MAX_REQUESTS requests)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -124,17 +129,18 @@ class Web:
                 time.sleep(0.2)
         raise SystemExit("the web process did not answer")
 
-    def worker_pid(self) -> int:
-        """The gunicorn worker (the master's child) that serves the requests."""
+    def cpu(self) -> float:
+        """CPU of the web process: the gunicorn master, its exited workers, the live one."""
+        total = cpu_seconds(self.proc.pid, children=True)
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():
                 try:
                     stat = (entry / "stat").read_text()
-                except OSError:
+                    if int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid:
+                        total += cpu_seconds(int(entry.name))
+                except (OSError, ValueError, IndexError):
                     continue
-                if int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid:
-                    return int(entry.name)
-        return self.proc.pid
+        return total
 
     def _run(self) -> None:
         kinds = list(self.PATHS)
@@ -180,7 +186,8 @@ class Web:
                       f"p95 {percentile(ms, 0.95):6.0f} ms  p99 {percentile(ms, 0.99):6.0f} ms"
                       f"  max {max(ms):6.0f} ms")
         if total:
-            print(f"  web worker CPU {cpu:.1f} s ({1000 * cpu / total:.1f} ms per request)")
+            print(f"  web process CPU (gunicorn master and workers) {cpu:.1f} s "
+                  f"({1000 * cpu / total:.1f} ms per request)")
 
 
 def task_counts(log: str) -> dict[str, int]:
@@ -267,8 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             cur.executemany("UPDATE play_turn SET deadline = %s WHERE id = %s", [
                 (start + timedelta(seconds=rng.uniform(0, args.spread)), pk) for pk in active])
         cpu0 = cpu_seconds(worker.proc.pid)
-        web_pid = web.worker_pid() if web else 0
-        web_cpu0 = cpu_seconds(web_pid) if web else 0.0
+        web_cpu0 = web.cpu() if web else 0.0
         web_t0 = time.monotonic()
         if web:
             web.thread.start()
@@ -289,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(1)
         cpu = cpu_seconds(worker.proc.pid) - cpu0
         if web:
-            web_cpu = cpu_seconds(web_pid) - web_cpu0
+            web_cpu = web.cpu() - web_cpu0
             web.stop_event.set()
             web.thread.join(35)
         rows = list(Turn.objects.filter(status=Turn.Status.RESOLVED, deadline__lte=end)
