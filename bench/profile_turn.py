@@ -6,12 +6,17 @@
 A fresh PostgreSQL database (DROPPED and re-created); `--games` games with two players
 each get random legal orders (engine.bot_orders) through actions.submit_orders, are marked
 due, then resolved one by one in this process: the first half without a profiler (plain
-CPU and wall per turn), the second under cProfile. What a resolution queues on
-commit (the notify wake-ups) is collected instead of run, and timed afterwards as the
-mail worker would run it: gm.mail.notices.notify per event. Printed: CPU ms and SQL
+CPU and wall per turn), the second under cProfile. What a resolution queues on commit is
+collected instead of run; afterwards the mail side runs as its worker would: the
+on-commit signals are sent with the mail tasks' publication captured (counted, not sent
+to a broker), then every captured `gm.mail.tasks.notify` body runs, then every captured
+`gm.mail.tasks.deliver` body (Django's locmem mail backend). Printed: CPU ms and SQL
 statements per turn for each part, the engine's own CPU (run_turn), the markdown
-conversions per turn (resolution and mail apart), `--sql` one turn's statements, and the
-top functions by cumulative time. Figures only.
+conversions per turn (resolution and mail apart), per resolved turn the notify tasks
+published, outbox rows written and deliver tasks published, `--sql` one turn's
+statements, and the top functions by cumulative time. Figures only.
+
+`--database-url sqlite:///path` runs on SQLite (the file is removed and re-created).
 """
 
 from __future__ import annotations
@@ -51,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         "SECRET_KEY": secrets.token_urlsafe(64), "ALLOWED_HOSTS": "127.0.0.1",
         "DATABASE_URL": args.database_url, "CELERY_BROKER_URL": "",
         "EMAIL_URL": "dummymail://", "GM_VAR_DIR": tmp, "LOG_LEVEL": "ERROR"})
-    recreate_database(args.database_url)
+    sqlite = args.database_url.startswith("sqlite:")
+    if sqlite:
+        Path(args.database_url.split("///", 1)[1]).unlink(missing_ok=True)
+    else:
+        recreate_database(args.database_url)
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
                        cwd=ROOT, check=True)
@@ -63,7 +72,6 @@ def main(argv: list[str] | None = None) -> int:
         from django.test.utils import CaptureQueriesContext
 
         from games.core import registry
-        from gm.mail import notices
         from gm.play import actions, rendering
         from gm.play.models import Turn
 
@@ -137,23 +145,12 @@ def main(argv: list[str] | None = None) -> int:
         resolve_renders = renders[0]
         actions._on_commit = real_on_commit
         actions.run_turn = real_run_turn
-        events = []
-        for func, _args, kw in queued:
-            if getattr(func, "__name__", "") == "send":  # a signal: which event?
-                sig = func.__self__
-                for name in ("turn_published", "turn_opened", "game_finished"):
-                    if sig is getattr(actions.signals, name):
-                        obj = kw.get("record") or kw.get("turn") or kw.get("game")
-                        events.append((name, obj.pk))
-        with CaptureQueriesContext(connection) as ctx2:
-            c1 = time.process_time()
-            for event, pk in events:
-                notices.notify(event, pk)
-            notify_cpu = time.process_time() - c1
+        mail = _mail_side(connection, queued)
         rendering._convert = real_convert
         m = len(plain) + n
-        print(f"{args.ruleset}: {m} turns resolved in-process on PostgreSQL "
-              f"(load average {os.getloadavg()[0]:.2f})")
+        vendor = "SQLite" if sqlite else "PostgreSQL"
+        print(f"{args.ruleset}: {m} turns resolved in-process on {vendor} "
+              f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
         if plain:
             print(f"  resolve_turn       {1000 * plain_cpu / len(plain):7.2f} ms CPU/turn, "
                   f"{1000 * plain_wall / len(plain):.2f} ms wall ({len(plain)} turns, no "
@@ -165,9 +162,14 @@ def main(argv: list[str] | None = None) -> int:
               "service's share)")
         print(f"  markdown renders   {resolve_renders / m:7.2f} per turn in resolve_turn, "
               f"{(renders[0] - resolve_renders) / m:.2f} in notify (rendered on first read)")
-        print(f"  notify (mail side) {1000 * notify_cpu / m:7.2f} ms CPU/turn, "
-              f"{len(events) / m:.1f} events/turn, "
-              f"{len(ctx2.captured_queries) / m:5.1f} statements/turn")
+        print(f"  notify (mail side) {1000 * mail['notify_cpu'] / m:7.2f} ms CPU/turn, "
+              f"{mail['notify_tasks'] / m:.2f} tasks/turn, "
+              f"{mail['notify_statements'] / m:5.1f} statements/turn, "
+              f"{mail['rows'] / m:.2f} outbox rows/turn")
+        print(f"  deliver (mail)     {1000 * mail['deliver_cpu'] / m:7.2f} ms CPU/turn, "
+              f"{mail['deliver_tasks'] / m:.2f} tasks/turn, "
+              f"{mail['deliver_statements'] / m:5.1f} statements/turn, "
+              f"{mail['sent'] / m:.2f} mails/turn")
         if args.top:
             pstats.Stats(prof).sort_stats("cumulative").print_stats(args.top)
             pstats.Stats(prof).sort_stats("tottime").print_stats(args.top)
@@ -175,8 +177,66 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
-        recreate_database(args.database_url, drop_only=True)
+        if not sqlite:
+            recreate_database(args.database_url, drop_only=True)
     return 0
+
+
+def _mail_side(connection, queued: list) -> dict[str, float]:
+    """Run what the resolutions queued on commit as the mail worker would: the signals
+    with the mail tasks' publication captured, then the captured task bodies, timed."""
+    from django.conf import settings
+    from django.core import mail as django_mail
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import get_resolver
+
+    from gm.mail import tasks
+    from gm.mail.models import Outbox
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # A worker imports the URLconf (every app's views: DRF, the schema) once, at its first
+    # unsubscribe link: about 1 s here, not a cost of any turn, so paid before timing.
+    get_resolver().reverse_dict  # noqa: B018
+    django_mail.outbox = []
+    published: dict[str, list] = {"notify": [], "deliver": []}
+
+    def capture(name: str):
+        def delay(*args, **kwargs):
+            published[name].append((args, kwargs))
+
+        def apply_async(args=None, kwargs=None, **options):
+            published[name].append((tuple(args or ()), dict(kwargs or {})))
+        return delay, apply_async
+
+    for name in published:
+        task = getattr(tasks, name)
+        task.delay, task.apply_async = capture(name)
+    try:
+        for func, args, kwargs in queued:  # the signals, not the next resolutions
+            if getattr(func, "__name__", "") == "send":
+                func(*args, **kwargs)
+        rows_before = Outbox.objects.count()
+        figures: dict[str, float] = {"notify_tasks": len(published["notify"])}
+        for name in ("notify", "deliver"):
+            task = getattr(tasks, name)
+            done = 0
+            with CaptureQueriesContext(connection) as ctx:
+                c = time.process_time()
+                while done < len(published[name]):  # a run may publish more
+                    args, kwargs = published[name][done]
+                    task.run(*args, **kwargs)
+                    done += 1
+                figures[f"{name}_cpu"] = time.process_time() - c
+            figures[f"{name}_statements"] = len(ctx.captured_queries)
+            figures[f"{name}_tasks"] = done
+            if name == "notify":
+                figures["rows"] = Outbox.objects.count() - rows_before
+    finally:
+        for name in published:
+            task = getattr(tasks, name)
+            del task.delay, task.apply_async
+    figures["sent"] = len(django_mail.outbox)
+    return figures
 
 
 if __name__ == "__main__":
