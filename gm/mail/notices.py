@@ -4,6 +4,10 @@ Receivers only write outbox rows (unique per event and seat), so a signal delive
 twice, or a turn re-published after a rerun (a new record, a new key), mails exactly
 what it should. Content comes from the turn's decision prompt for that seat and the
 seat's own Report (engine.view / audience-filtered events): never another seat's.
+
+A resolution's events (report published, then next turn opened or game over) travel in
+ONE notify task and are composed by one `Mailing`: the game's seats and their mail
+switches read once, the outbox rows written in one statement, one delivery task.
 """
 
 from __future__ import annotations
@@ -17,14 +21,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from gm.play import actions
 from gm.play.models import Game, Notice, Seat, Turn, TurnRecord
 
-from . import compose, outbox, plaintext
-from .models import Kind
-from .prefs import wants
+from . import compose, outbox, plaintext, prefs
+from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -35,23 +39,52 @@ def _seats(game: Game, names: list[str] | None = None):
     return qs.filter(name__in=names) if names is not None else qs
 
 
-def _queue(kind: str, key: str, seat: Seat, subject: str, template: str,
-           context: dict[str, Any], html: str = "", turn: Turn | None = None) -> bool:
-    user = seat.user
-    if not wants(user, kind):
-        return False
-    headers, unsubscribe = compose.headers_for(kind, user)
-    headers["X-GM-Game"] = str(seat.game_id)
-    ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
-           "reply_address": seat.reply_address, **context}
-    text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
-    subject = compose.header_value(subject, 255)
-    if html:
-        html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
-                 f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
-    return outbox.enqueue(key=key, kind=kind, to=user.email, user=user, subject=subject,
-                          text=text, html=html, headers=headers,
-                          reply_to=seat.reply_address, turn=turn) is not None
+class Mailing:
+    """The notices of one or more service events, composed together and written at once.
+
+    Each game's seats (with users and profiles) are read once and their mail switches in
+    one query, whatever the number of seats and events; `write` inserts every row in one
+    statement and wakes one delivery for all of them (outbox.enqueue_many)."""
+
+    def __init__(self) -> None:
+        self.rows: list[Outbox] = []
+        self._seats: dict[int, list[Seat]] = {}
+        self._switches: prefs.Switches = {}
+
+    def seats(self, game: Game, names: list[str] | None = None) -> list[Seat]:
+        """The game's active seats with a player (those named, in seat order)."""
+        if game.pk not in self._seats:
+            self._seats[game.pk] = list(_seats(game))
+            self._switches.update(prefs.switches(s.user_id for s in self._seats[game.pk]))
+        seats = self._seats[game.pk]
+        return seats if names is None else [s for s in seats if s.name in names]
+
+    def add(self, kind: str, key: str, seat: Seat, subject: str, template: str,
+            context: dict[str, Any], html: str = "", turn: Turn | None = None) -> bool:
+        """Compose one seat's mail (False: the player switched this kind off)."""
+        user = seat.user
+        if not prefs.wants(user, kind, self._switches):
+            return False
+        headers, unsubscribe = compose.headers_for(kind, user)
+        headers["X-GM-Game"] = str(seat.game_id)
+        ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
+               "reply_address": seat.reply_address, **context}
+        text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
+        if html:
+            html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
+                     f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
+        self.rows.append(Outbox(
+            key=key, kind=kind, user=user, to=user.email,
+            subject=compose.header_value(subject, 255), body_text=text, body_html=html,
+            headers=headers, reply_to=seat.reply_address,
+            message_id=outbox.new_message_id(), turn=turn))
+        return True
+
+    def write(self) -> int:
+        """Insert the composed rows (keys queued before are skipped); one delivery task.
+        Returns how many were queued now."""
+        rows, self.rows = self.rows, []
+        return len(outbox.enqueue_many(rows))
 
 
 def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str]:
@@ -109,58 +142,78 @@ def engine_count(text: str, number: int) -> str | None:
 
 
 def turn_opened(turn: Turn) -> int:
-    turn = Turn.objects.select_related("game").get(pk=turn.pk)
-    if turn.status != Turn.Status.OPEN or turn.superseded:
-        return 0
-    game = turn.game
-    title = compose.header_value(game.title, 80)
-    sent = 0
-    with transaction.atomic():
-        for seat in _seats(game, turn.owing):
-            prompt = turn.decision["prompts"].get(seat.name, {})
-            sent += _queue(Kind.TURN_OPENED, f"turn_opened:{turn.pk}:{seat.pk}", seat,
-                           f"[{title}] turn {turn.number}: your orders, seat {seat.name}",
-                           "turn_opened.txt", {
-                               "turn": turn,
-                               "deadline": compose.fmt_deadline(turn.deadline, seat.user),
-                               "prompt_lines": render_prompt(prompt, turn.number),
-                               "example": prompt.get("example", "")}, turn=turn)
-    return sent
+    """Queue the orders request of a turn opened on its own (returns the mails queued)."""
+    return _one(_turn_opened, turn.pk)
 
 
 def turn_published(record: TurnRecord) -> int:
-    record = TurnRecord.objects.select_related("game").get(pk=record.pk)
-    if record.superseded or not record.published:
-        return 0
+    """Queue the reports of a record published on its own (returns the mails queued)."""
+    return _one(_turn_published, record.pk)
+
+
+def game_finished(game: Game) -> int:
+    """Queue the game-over mails of a game finished on its own (returns the mails queued)."""
+    return _one(_game_finished, game.pk)
+
+
+def _one(composer, pk: int) -> int:
+    mailing = Mailing()
+    with transaction.atomic():
+        composer(mailing, pk)
+        return mailing.write()
+
+
+def _turn_opened(mailing: Mailing, pk: int) -> None:
+    turn = Turn.objects.select_related("game").filter(pk=pk).first()
+    if turn is None or turn.status != Turn.Status.OPEN or turn.superseded:
+        return
+    game = turn.game
+    title = compose.header_value(game.title, 80)
+    for seat in mailing.seats(game, turn.owing):
+        prompt = turn.decision["prompts"].get(seat.name, {})
+        mailing.add(Kind.TURN_OPENED, f"turn_opened:{turn.pk}:{seat.pk}", seat,
+                    f"[{title}] turn {turn.number}: your orders, seat {seat.name}",
+                    "turn_opened.txt", {
+                        "turn": turn,
+                        "deadline": compose.fmt_deadline(turn.deadline, seat.user),
+                        "prompt_lines": render_prompt(prompt, turn.number),
+                        "example": prompt.get("example", "")}, turn=turn)
+
+
+def _turn_published(mailing: Mailing, pk: int) -> None:
+    record = TurnRecord.objects.select_related("game").filter(pk=pk).first()
+    if record is None or record.superseded or not record.published:
+        return
     game = record.game
     title = compose.header_value(game.title, 80)
     reports = {r.audience: r for r in record.reports.all()}
     texts: dict[int, str] = {}
-    sent = 0
-    with transaction.atomic():
-        for seat in _seats(game):
-            report = reports.get(seat.name) or reports.get("")
-            if report is None:
-                continue
-            if report.pk not in texts:
-                texts[report.pk] = plaintext.render(report.markdown)
-            sent += _queue(Kind.REPORT, f"report:{record.pk}:{seat.pk}", seat,
-                           f"[{title}] report for turn {record.number}",
-                           "report.txt", {"record": record, "report_text": texts[report.pk]},
-                           html=report.html)
-    return sent
+    for seat in mailing.seats(game):
+        report = reports.get(seat.name) or reports.get("")
+        if report is None:
+            continue
+        if report.pk not in texts:
+            texts[report.pk] = plaintext.render(report.markdown)
+        mailing.add(Kind.REPORT, f"report:{record.pk}:{seat.pk}", seat,
+                    f"[{title}] report for turn {record.number}",
+                    "report.txt", {"record": record, "report_text": texts[report.pk]},
+                    html=report.html)
 
 
-def game_finished(game: Game) -> int:
-    game = Game.objects.get(pk=game.pk)
+def _game_finished(mailing: Mailing, pk: int) -> None:
+    game = Game.objects.filter(pk=pk).first()
+    if game is None:
+        return
     title = compose.header_value(game.title, 80)
-    sent = 0
-    with transaction.atomic():
-        for seat in _seats(game):
-            sent += _queue(Kind.GAME_OVER, f"game_over:{game.pk}:{seat.pk}", seat,
-                           f"[{title}] game over", "game_over.txt",
-                           {"result": game.result or {}, "secret": game.secret})
-    return sent
+    for seat in mailing.seats(game):
+        mailing.add(Kind.GAME_OVER, f"game_over:{game.pk}:{seat.pk}", seat,
+                    f"[{title}] game over", "game_over.txt",
+                    {"result": game.result or {}, "secret": game.secret})
+
+
+_COMPOSERS = {Notice.Kind.TURN_PUBLISHED: _turn_published,
+              Notice.Kind.TURN_OPENED: _turn_opened,
+              Notice.Kind.GAME_FINISHED: _game_finished}
 
 
 def remind_before(turn: Turn) -> timedelta:
@@ -180,26 +233,28 @@ def send_reminders(now: datetime | None = None) -> int:
     for turn in due[:500]:
         if turn.deadline - remind_before(turn) > now:
             continue
+        mailing = Mailing()  # a turn's reminders: one insert, one delivery task
         with transaction.atomic():
             if not Turn.objects.filter(pk=turn.pk, reminded=False).update(reminded=True):
                 continue
             done = actions.seats_in(turn)
             waiting = [name for name in turn.owing if name not in done]
-            for seat in _seats(turn.game, waiting):
-                sent += _remind(turn, seat)
+            for seat in mailing.seats(turn.game, waiting):
+                _remind(mailing, turn, seat)
+            sent += mailing.write()
     return sent
 
 
-def _remind(turn: Turn, seat: Seat) -> int:
-    """Queue one seat's reminder: the deadline in the seat's own time zone."""
+def _remind(mailing: Mailing, turn: Turn, seat: Seat) -> None:
+    """Compose one seat's reminder: the deadline in the seat's own time zone."""
     prompt = turn.decision["prompts"].get(seat.name, {})
     deadline = compose.fmt_deadline(turn.deadline, seat.user)
     title = compose.header_value(turn.game.title, 80)
-    return _queue(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}", seat,
-                  f"[{title}] reminder: turn {turn.number} orders due {deadline}",
-                  "reminder.txt", {"turn": turn, "deadline": deadline,
-                                   "prompt_lines": render_prompt(prompt, turn.number)},
-                  turn=turn)
+    mailing.add(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}", seat,
+                f"[{title}] reminder: turn {turn.number} orders due {deadline}",
+                "reminder.txt", {"turn": turn, "deadline": deadline,
+                                 "prompt_lines": render_prompt(prompt, turn.number)},
+                turn=turn)
 
 
 # --- signal receivers (connected in apps.MailConfig.ready) ------------------------------
@@ -208,62 +263,92 @@ def _remind(turn: Turn, seat: Seat) -> int:
 # seat never lengthens a resolution. When the wake-up is lost (broker down or emptied),
 # `catch_up` (periodic) handles the notice from the database. The outbox's unique key per
 # (event, recipient) makes handling it twice harmless.
-def _wake(event: str, pk: int) -> None:
+#
+# A resolution's events share ONE wake-up: publish() sends turn_published with
+# `followed=True` when the next event of the same resolution (turn_opened or
+# game_finished, sent with `resolution=<the record>`) comes after it; that last signal
+# wakes the task for both. Standalone events (a GM opening a turn or ending a game,
+# a held turn released while paused) wake their own.
+def _wake(events: list[tuple[str, int]]) -> None:
     from . import tasks
 
     try:
-        tasks.notify.delay(event, pk)
-    except Exception:  # the broker is down: the Notice row waits for catch_up
-        log.warning("could not queue %s notices for %s; the periodic job will", event, pk,
+        tasks.notify.delay([list(event) for event in events])
+    except Exception:  # the broker is down: the Notice rows wait for catch_up
+        log.warning("could not queue notices %s; the periodic job will", events,
                     exc_info=True)
 
 
-def on_turn_opened(sender, turn: Turn, **kwargs: Any) -> None:
-    _wake(Notice.Kind.TURN_OPENED, turn.pk)
+def _with_resolution(event: tuple[str, int], resolution: Any) -> list[tuple[str, int]]:
+    if resolution is None:
+        return [event]
+    return [(Notice.Kind.TURN_PUBLISHED, getattr(resolution, "pk", resolution)), event]
 
 
-def on_turn_published(sender, record: TurnRecord, **kwargs: Any) -> None:
-    _wake(Notice.Kind.TURN_PUBLISHED, record.pk)
+def on_turn_opened(sender, turn: Turn, resolution: TurnRecord | None = None,
+                   **kwargs: Any) -> None:
+    _wake(_with_resolution((Notice.Kind.TURN_OPENED, turn.pk), resolution))
 
 
-def on_game_finished(sender, game: Game, **kwargs: Any) -> None:
-    _wake(Notice.Kind.GAME_FINISHED, game.pk)
+def on_turn_published(sender, record: TurnRecord, followed: bool = False,
+                      **kwargs: Any) -> None:
+    if not followed:  # else the resolution's next signal wakes the task for both
+        _wake([(Notice.Kind.TURN_PUBLISHED, record.pk)])
 
 
-def notify(event: str, pk: int) -> None:
-    """Compose and queue the notices of one service event, and mark its Notice handled,
-    all in one transaction (run by tasks.notify and by catch_up)."""
+def on_game_finished(sender, game: Game, resolution: TurnRecord | None = None,
+                     **kwargs: Any) -> None:
+    _wake(_with_resolution((Notice.Kind.GAME_FINISHED, game.pk), resolution))
+
+
+def notify(event: str, pk: int) -> int:
+    """Compose and queue the notices of one service event (see notify_many)."""
+    return notify_many([(event, pk)])
+
+
+def notify_many(events: list[tuple[str, int]]) -> int:
+    """Compose and queue the notices of service events together, in the order given (a
+    resolution: its reports, then the next turn's orders requests or the game over), and
+    mark their Notices handled, all in one transaction (run by tasks.notify and by
+    catch_up). Returns how many mails were queued now."""
+    unknown = [event for event, _pk in events if event not in _COMPOSERS]
+    if unknown:
+        raise ValueError(f"unknown notice event {unknown[0]!r}")
+    mailing = Mailing()
     with transaction.atomic():
-        if event == "turn_opened":
-            turn = Turn.objects.select_related("game").filter(pk=pk).first()
-            if turn is not None:
-                turn_opened(turn)
-        elif event == "turn_published":
-            record = TurnRecord.objects.select_related("game", "turn").filter(pk=pk).first()
-            if record is not None:
-                turn_published(record)
-        elif event == "game_finished":
-            game = Game.objects.filter(pk=pk).first()
-            if game is not None:
-                game_finished(game)
-        else:
-            raise ValueError(f"unknown notice event {event!r}")
-        Notice.objects.filter(kind=event, object_id=pk, handled__isnull=True).update(
-            handled=timezone.now())
+        for event, pk in events:
+            _COMPOSERS[event](mailing, pk)
+        queued = mailing.write()
+        which = Q()
+        for event, pk in events:
+            which |= Q(kind=event, object_id=pk)
+        Notice.objects.filter(which, handled__isnull=True).update(handled=timezone.now())
+    return queued
 
 
 def catch_up(now: datetime | None = None, *, older_than: float = 30.0,
              limit: int = 200) -> int:
-    """Handle notices whose wake-up never ran (periodic). Returns how many were handled."""
+    """Handle notices whose wake-up never ran (periodic), a game's events together as
+    their task would have. Returns how many notices were handled."""
     now = now or timezone.now()
     pending = (Notice.objects.filter(handled__isnull=True,
                                      created__lte=now - timedelta(seconds=older_than))
-               .order_by("created").values_list("kind", "object_id")[:limit])
+               .order_by("created", "id").values_list("game_id", "kind", "object_id")[:limit])
+    by_game: dict[int, list[tuple[str, int]]] = {}
+    for game_id, kind, object_id in pending:
+        by_game.setdefault(game_id, []).append((kind, object_id))
     done = 0
-    for kind, object_id in list(pending):
+    for events in by_game.values():
         try:
-            notify(kind, object_id)
-            done += 1
-        except Exception:  # one broken event must not block the others
-            log.exception("notice %s %s failed", kind, object_id)
+            notify_many(events)
+            done += len(events)
+            continue
+        except Exception:  # then one by one: one broken event must not block the others
+            log.warning("notices %s failed together; trying each", events, exc_info=True)
+        for event in events:
+            try:
+                notify_many([event])
+                done += 1
+            except Exception:
+                log.exception("notice %s %s failed", *event)
     return done

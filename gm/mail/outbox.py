@@ -5,6 +5,11 @@ wake-up through the broker on commit; a second enqueue with the same key is a no
 duplicate signals and reruns never mail twice. The row is the record: `deliver_pending`
 (periodic) sends whatever the broker lost, straight from the database.
 
+`enqueue_many` writes a batch (a turn's notices) in one INSERT ... ON CONFLICT DO NOTHING
+on the same key and wakes ONE delivery for all of it; `deliver_many` sends such a batch
+over one SMTP connection, each row on its own: one that fails goes back to PENDING alone
+(and alone is retried) while the others are sent and marked.
+
 `deliver` claims the row (PENDING -> SENDING), hands the message to the SMTP server and
 marks it SENT, retrying that mark through a database blip (GM_MAIL_MARK_RETRY_SECONDS)
 before the connection's QUIT, so a slow QUIT or a short outage cannot cause a resend.
@@ -63,12 +68,33 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
     return row
 
 
-def _queue(pk: int) -> None:
+def enqueue_many(rows: list[Outbox]) -> list[int]:
+    """Write unsaved rows in one statement, skipping every key that exists; deliver the new
+    ones after commit with ONE task. Returns the ids of the rows written now.
+
+    Exactly once as `enqueue`: the unique key decides (INSERT ... ON CONFLICT DO NOTHING),
+    and the rows written now are told apart from older ones with the same key by their
+    fresh Message-IDs (one more statement; bulk_create returns no ids when it skips)."""
+    if not rows:
+        return []
+    for row in rows:
+        row.key, row.subject = row.key[:200], row.subject[:255]
+        row.message_id = row.message_id or new_message_id()
+    Outbox.objects.bulk_create(rows, ignore_conflicts=True)
+    ids = list(Outbox.objects.filter(message_id__in=[r.message_id for r in rows])
+               .order_by("pk").values_list("pk", flat=True))
+    if ids:
+        transaction.on_commit(lambda: _queue(ids), robust=True)
+    return ids
+
+
+def _queue(pk: int | list[int]) -> None:
+    """Wake the delivery of one row, or of a batch (one task for all its rows)."""
     from . import tasks
 
     try:
         tasks.deliver.delay(pk)
-    except Exception:  # broker down: the row waits in the database for deliver_pending
+    except Exception:  # broker down: the rows wait in the database for deliver_pending
         log.warning("could not queue mail %s; the periodic job will send it", pk,
                     exc_info=True)
 
@@ -89,50 +115,112 @@ class TransientSendError(OSError):
 
 
 def deliver(pk: int) -> bool:
-    """Send one outbox row if it is still pending. True when it was sent now."""
+    """Send one outbox row if it is still pending. True when it was sent now; raises
+    TransientSendError when the send failed and the row is PENDING again."""
+    sent, failed = deliver_many([pk])
+    if failed:
+        raise TransientSendError(failed[pk])
+    return bool(sent)
+
+
+def _claim(ids: list[int], now) -> list[int]:
+    """PENDING -> SENDING for those of `ids` still pending, in one statement; returns the
+    ids this call claimed (RETURNING: PostgreSQL, SQLite 3.35+), so two workers handed
+    the same batch never both send a row."""
+    table = db_connection.ops.quote_name(Outbox._meta.db_table)
+    marks = ", ".join(["%s"] * len(ids))
+    with db_connection.cursor() as cur:
+        cur.execute(f"UPDATE {table} SET status = %s, claimed_at = %s "
+                    f"WHERE id IN ({marks}) AND status = %s RETURNING id",
+                    [Outbox.Status.SENDING, db_connection.ops.adapt_datetimefield_value(now),
+                     *ids, Outbox.Status.PENDING])
+        return sorted(pk for (pk,) in cur.fetchall())
+
+
+def _ready(rows: list[Outbox], now) -> list[tuple[Outbox, EmailMultiAlternatives]]:
+    """The claimed rows still worth sending, each with its message; the others are
+    settled here: obsolete (FAILED), in the ledger (SENT), or unbuildable (FAILED)."""
+    ready = []
+    for row in rows:
+        stale = obsolete(row, now)
+        if stale:
+            Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.FAILED,
+                                                    last_error=stale)
+            log.info("mail %s to %s not sent: %s", row.key, row.to, stale)
+            continue
+        if ledger_has(row.message_id):  # handed off before; this database forgot (restore)
+            Outbox.objects.filter(pk=row.pk).update(
+                status=Outbox.Status.SENT, sent_at=timezone.now(),
+                last_error="not sent again: the mail ledger shows it handed off before")
+            log.warning("mail %s to %s was handed off before (ledger); not sent again",
+                        row.key, row.to)
+            continue
+        try:
+            message = build(row)
+            message.message()  # a header that cannot be written fails here, and for good
+        except BadHeaderError as exc:
+            Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.FAILED,
+                                                    attempts=row.attempts + 1,
+                                                    last_error=f"not retried: {exc}"[:2000])
+            log.error("mail %s to %s cannot be built, given up: %s", row.key, row.to, exc)
+            continue
+        ready.append((row, message))
+    return ready
+
+
+def deliver_many(ids: list[int]) -> tuple[int, dict[int, str]]:
+    """Send those of `ids` still pending, over one mail connection. Returns (how many
+    were sent now, {id: error} of those that failed and are PENDING again).
+
+    Each row is claimed, handed off and marked on its own terms: a row that fails (a
+    refused address, a dropped connection) goes back to PENDING with one more attempt
+    while the rows after it are still sent, over a new connection when the old one
+    broke; a connection that cannot be opened at all fails the rest of the batch at once
+    (one timeout, not one per row)."""
     now = timezone.now()
-    if not Outbox.objects.filter(pk=pk, status=Outbox.Status.PENDING).update(
-            status=Outbox.Status.SENDING, claimed_at=now):
-        return False
-    row = Outbox.objects.select_related("turn").get(pk=pk)
-    stale = obsolete(row, now)
-    if stale:
-        Outbox.objects.filter(pk=pk).update(status=Outbox.Status.FAILED, last_error=stale)
-        log.info("mail %s to %s not sent: %s", row.key, row.to, stale)
-        return False
-    if ledger_has(row.message_id):  # handed off before; this database forgot (restore)
-        Outbox.objects.filter(pk=pk).update(
-            status=Outbox.Status.SENT, sent_at=timezone.now(),
-            last_error="not sent again: the mail ledger shows it handed off before")
-        log.warning("mail %s to %s was handed off before (ledger); not sent again",
-                    row.key, row.to)
-        return False
-    connection = get_connection(fail_silently=False)
-    try:
-        message = build(row, connection)
-        message.message()  # a header that cannot be written fails here, and for good
-    except BadHeaderError as exc:
-        Outbox.objects.filter(pk=pk).update(status=Outbox.Status.FAILED,
-                                            attempts=row.attempts + 1,
-                                            last_error=f"not retried: {exc}"[:2000])
-        log.error("mail %s to %s cannot be built, given up: %s", row.key, row.to, exc)
-        return False
-    try:
-        connection.open()
-        message.send(fail_silently=False)
-    except Exception as exc:
+    claimed = _claim(list(dict.fromkeys(ids)), now) if ids else []
+    if not claimed:
+        return 0, {}
+    rows = list(Outbox.objects.select_related("turn").filter(pk__in=claimed).order_by("pk"))
+    ready = _ready(rows, now)
+    connection = get_connection(fail_silently=False) if ready else None
+    is_open = False
+    sent, failed = 0, {}
+    for index, (row, message) in enumerate(ready):
+        message.connection = connection
+        if not is_open:
+            try:
+                connection.open()
+                is_open = True
+            except Exception as exc:  # the mail server is unreachable: none can go now
+                for rest, _message in ready[index:]:
+                    failed[rest.pk] = _failed(rest, exc)
+                break
+        try:
+            message.send(fail_silently=False)
+        except Exception as exc:
+            _close(connection)  # a broken session is not reused; the next row reconnects
+            is_open = False
+            failed[row.pk] = _failed(row, exc)
+            continue
+        # Handed off: note and mark it before anything else can fail (QUIT comes after).
+        ledger_note(row.message_id)
+        _mark_sent(row)
+        sent += 1
+    if is_open:
         _close(connection)
-        Outbox.objects.filter(pk=pk).update(status=Outbox.Status.PENDING,
+    return sent, failed
+
+
+def _failed(row: Outbox, exc: Exception) -> str:
+    """Put a row whose send failed back to PENDING with one more attempt (retried later)."""
+    error = f"{type(exc).__name__}: {exc}"
+    Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.PENDING,
                                             attempts=row.attempts + 1,
-                                            last_error=f"{type(exc).__name__}: {exc}"[:2000])
-        log.warning("mail %s to %s failed (attempt %s): %s", row.key, row.to,
-                    row.attempts + 1, exc)
-        raise TransientSendError(str(exc)) from exc
-    # Handed off: note and mark it before anything else can fail (QUIT comes after).
-    ledger_note(row.message_id)
-    _mark_sent(row)
-    _close(connection)
-    return True
+                                            last_error=error[:2000])
+    log.warning("mail %s to %s failed (attempt %s): %s", row.key, row.to,
+                row.attempts + 1, exc)
+    return error
 
 
 def _close(connection) -> None:
@@ -220,8 +308,10 @@ def obsolete(row: Outbox, now) -> str:
     return ""
 
 
-def give_up(pk: int) -> None:
-    Outbox.objects.filter(pk=pk, status=Outbox.Status.PENDING).update(
+def give_up(pk: int | list[int]) -> None:
+    """Rows out of retries (one, or a batch's failed ones) that are still PENDING: FAILED."""
+    ids = pk if isinstance(pk, list) else [pk]
+    Outbox.objects.filter(pk__in=ids, status=Outbox.Status.PENDING).update(
         status=Outbox.Status.FAILED)
 
 

@@ -227,18 +227,20 @@ def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
 
 # --- turns -----------------------------------------------------------------------------
 def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime, *,
-              attempt: int | None = None, notices: tuple[tuple[str, int], ...] = ()
+              attempt: int | None = None, notices: tuple[tuple[str, int], ...] = (),
+              resolution: TurnRecord | None = None
               ) -> Turn | None:
     """Open turn `number` for orders (or finish the game).
 
     A number opened again after the GM set it aside draws from a fresh dice stream
     (attempt = one more than any earlier turn of that number) unless `attempt` says
     otherwise (a die fix keeps the stream of the draws it fixes). `notices`: the caller's
-    events, recorded with this one's in one statement.
+    events, recorded with this one's in one statement. `resolution`: the record whose
+    publication opens it, named in the signal (one mail task for both).
     """
     decision = engine.decision(state)
     if decision is None:
-        _finish(game, engine, state, now, notices=notices)
+        _finish(game, engine, state, now, notices=notices, resolution=resolution)
         return None
     length = reaction_length(game) if decision.reaction else turn_length(game)
     turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
@@ -249,11 +251,13 @@ def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime
         # computed by the INSERT itself: left unloaded, read from the row if anyone asks
         del turn.attempt
     _notices(game, [*notices, (Notice.Kind.TURN_OPENED, turn.pk)])
+    # signalled before a resolution at once can queue (in-process: run) the next one, so
+    # this resolution's mail goes out before the next one's
+    _send(signals.turn_opened, turn=turn, resolution=resolution)
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
     maybe_due_early(game, turn)
     if turn.status == Turn.Status.OPEN:
         schedule_deadline(turn)  # resolved at the deadline itself, the sweep as backstop
-    _send(signals.turn_opened, turn=turn)
     return turn
 
 
@@ -266,7 +270,8 @@ def _next_attempt(game: Game, number: int) -> Combinable:
 
 
 def _finish(game: Game, engine: Engine, state: Any, now: datetime, *,
-            notices: tuple[tuple[str, int], ...] = ()) -> None:
+            notices: tuple[tuple[str, int], ...] = (),
+            resolution: TurnRecord | None = None) -> None:
     game.status = Game.Status.FINISHED
     game.finished = now
     game.result = engine.result(state)
@@ -274,7 +279,7 @@ def _finish(game: Game, engine: Engine, state: Any, now: datetime, *,
     summary = game.result.get("summary") or "The game is over."
     record_log(game, "finished", f"{summary} The dice secret is now public: {game.secret}")
     _notices(game, [*notices, (Notice.Kind.GAME_FINISHED, game.pk)])
-    _send(signals.game_finished, game=game)
+    _send(signals.game_finished, game=game, resolution=resolution)
 
 
 def latest_submission(turn: Turn, seat: Seat) -> Submission | None:
@@ -430,13 +435,16 @@ def publish(record: TurnRecord, *, closed: bool = False) -> None:
     if not closed:
         Turn.objects.filter(pk=record.turn_id).update(status=Turn.Status.RESOLVED)
     published = (Notice.Kind.TURN_PUBLISHED, record.pk)
-    if game.status != Game.Status.RUNNING:
+    opens = game.status == Game.Status.RUNNING
+    if not opens:
         _notices(game, [published])
-    _send(signals.turn_published, record=record)
-    if game.status == Game.Status.RUNNING:
+    # followed: the next turn's turn_opened (or game_finished) names this record, so the
+    # mail side wakes one task for the whole resolution
+    _send(signals.turn_published, record=record, followed=opens)
+    if opens:
         # the published notice is written with the next turn's own (one statement)
         open_turn(game, engine, engine.from_json(record.state_after), record.number + 1,
-                  timezone.now(), notices=(published,))
+                  timezone.now(), notices=(published,), resolution=record)
 
 
 # --- orders ----------------------------------------------------------------------------
