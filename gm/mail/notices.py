@@ -163,8 +163,13 @@ def _one(composer, pk: int) -> int:
         return mailing.write()
 
 
+# A notice reads the game's title, result and secret, a record's number and a turn's
+# decision: the stored states (the largest columns, decoded on load) stay in the database.
+_GAME_STATE = ("game__state", "game__setup_record")
+
+
 def _turn_opened(mailing: Mailing, pk: int) -> None:
-    turn = Turn.objects.select_related("game").filter(pk=pk).first()
+    turn = Turn.objects.select_related("game").defer(*_GAME_STATE).filter(pk=pk).first()
     if turn is None or turn.status != Turn.Status.OPEN or turn.superseded:
         return
     game = turn.game
@@ -181,7 +186,9 @@ def _turn_opened(mailing: Mailing, pk: int) -> None:
 
 
 def _turn_published(mailing: Mailing, pk: int) -> None:
-    record = TurnRecord.objects.select_related("game").filter(pk=pk).first()
+    record = (TurnRecord.objects.select_related("game")
+              .defer(*_GAME_STATE, "state_before", "state_after", "draws", "events", "orders")
+              .filter(pk=pk).first())
     if record is None or record.superseded or not record.published:
         return
     game = record.game
@@ -201,7 +208,7 @@ def _turn_published(mailing: Mailing, pk: int) -> None:
 
 
 def _game_finished(mailing: Mailing, pk: int) -> None:
-    game = Game.objects.filter(pk=pk).first()
+    game = Game.objects.defer("state", "setup_record").filter(pk=pk).first()
     if game is None:
         return
     title = compose.header_value(game.title, 80)
