@@ -25,7 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from gm.play import actions
-from gm.play.models import Game, Notice, Seat, Turn, TurnRecord
+from gm.play.models import Game, Notice, Seat, Turn, TurnRecord, fill_html
 
 from . import compose, outbox, plaintext, prefs
 from .models import Kind, Outbox
@@ -59,12 +59,16 @@ class Mailing:
         seats = self._seats[game.pk]
         return seats if names is None else [s for s in seats if s.name in names]
 
+    def wants(self, seat: Seat, kind: str) -> bool:
+        """Whether the seat's player gets mail of `kind` (switches read with the seats)."""
+        return prefs.wants(seat.user, kind, self._switches)
+
     def add(self, kind: str, key: str, seat: Seat, subject: str, template: str,
             context: dict[str, Any], html: str = "", turn: Turn | None = None) -> bool:
         """Compose one seat's mail (False: the player switched this kind off)."""
-        user = seat.user
-        if not prefs.wants(user, kind, self._switches):
+        if not self.wants(seat, kind):
             return False
+        user = seat.user
         headers, unsubscribe = compose.headers_for(kind, user)
         headers["X-GM-Game"] = str(seat.game_id)
         ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
@@ -194,11 +198,13 @@ def _turn_published(mailing: Mailing, pk: int) -> None:
     game = record.game
     title = compose.header_value(game.title, 80)
     reports = {r.audience: r for r in record.reports.all()}
+    mailed = [(seat, report) for seat in mailing.seats(game)
+              if (report := reports.get(seat.name) or reports.get("")) is not None
+              and mailing.wants(seat, Kind.REPORT)]
+    # HTML is rendered on first read: the texts this mail reads first, in one UPDATE
+    fill_html(report for _seat, report in mailed)
     texts: dict[int, str] = {}
-    for seat in mailing.seats(game):
-        report = reports.get(seat.name) or reports.get("")
-        if report is None:
-            continue
+    for seat, report in mailed:
         if report.pk not in texts:
             texts[report.pk] = plaintext.render(report.markdown)
         mailing.add(Kind.REPORT, f"report:{record.pk}:{seat.pk}", seat,
