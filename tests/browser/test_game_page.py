@@ -43,13 +43,13 @@ def test_orders_error_then_sent_then_edited(live_server, open_page, gm_user, pla
     page.fill("#id_text", "add 2")
     page.wait_for_selector("#live-preview pre")
     assert page.inner_text("#live-preview pre") == "ADD 2"
-    page.fill("#id_text", "ADD 2\nJUMP")
+    page.fill("#id_text", "ADD 2\nJUMP\nADD 1")
     page.wait_for_selector("#live-preview .errors-live")
     assert "Line 2: unknown order 'JUMP'" in page.inner_text("#live-preview")
     assert Submission.objects.filter(turn__game=game).count() == 0
 
     # A refused order: the errors are on screen and focused, the text stays in the box.
-    page.fill("#id_text", "ADD 2\nJUMP")
+    page.fill("#id_text", "ADD 2\nJUMP\nADD 1")
     page.click("#send-orders")
     page.wait_for_selector("#order-errors")
     errors = page.inner_text("#order-errors")
@@ -57,7 +57,7 @@ def test_orders_error_then_sent_then_edited(live_server, open_page, gm_user, pla
     assert "nothing you had already sent was changed" in errors
     page.wait_for_function("document.activeElement && document.activeElement.id == 'order-errors'")
     assert _in_viewport(page, "#order-errors")
-    assert page.input_value("#id_text") == "ADD 2\nJUMP"
+    assert page.input_value("#id_text") == "ADD 2\nJUMP\nADD 1"
     assert axe_violations(page) == []  # the error state is accessible too
     # Reloading the refused form shows the game page again; nothing is posted twice.
     assert page.url.endswith(f"/games/{game.pk}/#orders")
