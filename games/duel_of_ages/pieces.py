@@ -46,7 +46,8 @@ between (a+1, b), (a, b+1), (a+1, b+1)."""
 Cell = tuple[int, int]
 Placement = dict[str, Any]
 """{"platters": {name: site}, "dome_keys": {name: slot},
-"labyrinths": {age: [slot, site its entrance faces]}}, all by name ("C3", "C3SE")."""
+"labyrinths": {age: [slot, site its entrance faces]}}, all by name ("C3", "C3SE"), and
+"turns": {platter: sixths of a turn clockwise} for platters not placed as drawn."""
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 SIDES = {"E": (0, -1, 1), "SE": (0, 0, 0), "SW": (-1, 0, 1), "W": (-1, 0, 0),
@@ -224,6 +225,7 @@ def _read(rows: list[str], origin: tuple[int, int]) -> dict[tuple[int, int], tup
 
 
 def _rot60(cell: Cell) -> Cell:
+    """A sixth of a turn clockwise about the middle (south-east goes south)."""
     x, z = cell
     return -z, x + z
 
@@ -277,7 +279,9 @@ def assemble(placement: Placement) -> dict[str, Any]:
 
     for name, at in placement.get("platters", {}).items():
         piece, middle = data["platters"][name], site_middle(site_at(at))
-        cells = _read(piece["rows"], PLATTER_ORIGIN)
+        sixths = placement.get("turns", {}).get(name, 0)
+        cells = {rc: (_turn(cell, sixths), code)
+                 for rc, (cell, code) in _read(piece["rows"], PLATTER_ORIGIN).items()}
 
         def here(rc: list[int], cells: Any = cells, middle: Cell = middle) -> Cell:
             x, z = cells[(rc[0], rc[1])][0]

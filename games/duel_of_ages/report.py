@@ -30,6 +30,8 @@ def line(event: Event) -> str | None:
         what = {"platters": "platter", "dome_keys": "dome key", "labyrinths": "labyrinth"}
         where = "at site" if d["kind"] == "platters" else "in slot"
         facing = f", its entrance facing the platter at {d['from']}" if d.get("from") else ""
+        if d.get("turn"):
+            facing = f", turned {d['turn']} sixth{'s' if d['turn'] > 1 else ''} clockwise"
         return (f"- Team {d['team']} places the {what[d['kind']]} {d['name']} {where} "
                 f"{d['site']}{facing}.")
     if kind == "map_built":

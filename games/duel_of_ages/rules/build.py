@@ -157,7 +157,7 @@ def _finishable(frozen: str, step: int) -> bool:
 
 
 # -- orders --------------------------------------------------------------------------------
-HELP = ("PLATTER <name> AT <site> (sites A1 to G7), KEY <name> AT <slot>, LABYRINTH <age> "
+HELP = ("PLATTER <name> AT <site> [TURN <sixths clockwise>] (sites A1 to G7), KEY <name> AT <slot>, LABYRINTH <age> "
         "AT <slot> [FROM <site>]; a slot is a site and a side: C4E, C4SE, C4SW, C4W, C4NW, "
         "C4NE; FROM names the platter the entrance faces.")
 
@@ -197,10 +197,11 @@ def _line(placement: Placement, text: str) -> dict[str, Any]:
                           "e.g. PLATTER COLOSSUS AT D4, KEY KEY1 AT D4SE, "
                           "LABYRINTH ANCIENT AT D4W FROM D4")
     kind = WORDS[words[0].upper()]
-    long = kind == "labyrinths" and len(words) == 6 and words[4].upper() == "FROM"
+    tail = {"labyrinths": "FROM", "platters": "TURN"}.get(kind)
+    long = len(words) == 6 and words[4].upper() == tail
     if not (len(words) == 4 or long) or words[2].upper() != "AT":
         raise OrderSyntax(f"write {words[0].upper()} <name> AT <"
-                          + ("site>" if kind == "platters" else "slot>")
+                          + ("site> [TURN <0-5>]" if kind == "platters" else "slot>")
                           + (" [FROM <site>]" if kind == "labyrinths" else ""))
     names = left(placement, kind)
     name = next((n for n in names if n.upper() == words[1].upper()), None)
@@ -211,7 +212,13 @@ def _line(placement: Placement, text: str) -> dict[str, Any]:
         site = pieces.parse_site(words[3])
         if site is None:
             raise OrderSyntax(f"there is no site {words[3]!r}", "sites run A1 to G7")
-        return {"op": kind, "name": name, "at": pieces.site_name(site)}
+        item: dict[str, Any] = {"op": kind, "name": name, "at": pieces.site_name(site)}
+        if long:
+            if words[5] not in {"0", "1", "2", "3", "4", "5"}:
+                raise OrderSyntax(f"TURN {words[5]}: a platter turns 0 to 5 sixths clockwise")
+            if words[5] != "0":
+                item["turn"] = int(words[5])
+        return item
     slot = pieces.parse_slot(words[3])
     if slot is None:
         raise OrderSyntax(f"there is no slot {words[3]!r}",
@@ -233,6 +240,7 @@ def _line(placement: Placement, text: str) -> dict[str, Any]:
 def render(item: dict[str, Any]) -> str:
     word = {v: k for k, v in WORDS.items()}[item["op"]]
     tail = f" FROM {item['from']}" if "from" in item else ""
+    tail += f" TURN {item['turn']}" if item.get("turn") else ""
     return f"{word} {item['name']} AT {item['at']}{tail}"
 
 
@@ -263,6 +271,8 @@ def check(placement: Placement, step: int, items: list[dict[str, Any]]) -> Place
         if why:
             raise OrderSyntax(f"{render(item)}: {why}", _example(placement, step))
         after = _with(after, op, item["name"], at)
+        if item.get("turn"):  # how a platter lies changes its terrain, never its sockets
+            after["turns"] = {**after.get("turns", {}), item["name"]: item["turn"]}
     if pieces.enclosed(after):
         raise OrderSyntax("that would ring an empty platter site with keys: a hole no key "
                           "can fill", _example(placement, step))
@@ -294,7 +304,9 @@ def suggest(placement: Placement, step: int, pick: Any) -> list[str]:
             for key, where in order(candidates(trial, "dome_keys", step)):
                 after = _with(trial, "dome_keys", key, where)
                 if not pieces.enclosed(after) and finishable(after, step + 1):
-                    return [_line_of("platters", name, at), _line_of("dome_keys", key, where)]
+                    turn = pick(range(6)) if pick else 0  # random play turns platters too
+                    return [_line_of("platters", name, at) + (f" TURN {turn}" if turn else ""),
+                            _line_of("dome_keys", key, where)]
         return []
     kind_ = "dome_keys" if kind == "key" else "labyrinths"
     for name, at in order(candidates(placement, kind_, step)):
@@ -311,7 +323,8 @@ def apply(state: State, orders: Orders, events: Events) -> None:
     for item in orders.items:
         events.append(Event("placed_piece", {"team": team, "kind": item["op"],
                                              "name": item["name"], "site": item["at"],
-                                             "from": item.get("from")}))
+                                             "from": item.get("from"),
+                                             "turn": item.get("turn")}))
     build["step"] += 1
     state["map"] = pieces.assemble(build["placement"])
     if build["step"] == len(STEPS):
