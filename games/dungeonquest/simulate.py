@@ -16,7 +16,9 @@ percent", the share of survivors who reached the chamber, their gold and each he
 from __future__ import annotations
 
 import argparse
+import re
 import time
+from collections import Counter
 from typing import Any
 
 from games.core.replay import secret_rng
@@ -169,8 +171,9 @@ def step_toward(state: State, seat: str, goal: str) -> str:
 
 
 def play(engine: Any, seats: list[str], first_hero: str, secret: str,
-         reached: set[str] | None = None) -> State:
-    """One bot game. `reached` collects the seats whose hero entered the treasure chamber."""
+         reached: set[str] | None = None, deaths: dict[str, str] | None = None) -> State:
+    """One bot game. `reached` collects the seats whose hero entered the treasure chamber,
+    `deaths` each dead hero's cause as the public death line names it."""
     state, _ = engine.setup(seats, {"first_hero": first_hero}, secret_rng(secret, None))
     number = 0
     while engine.decision(state) is not None:
@@ -181,7 +184,29 @@ def play(engine: Any, seats: list[str], first_hero: str, secret: str,
         if reached is not None:
             reached.update(e.data["seat"] for e in events
                            if e.kind == "move" and e.data.get("to") in CHAMBER)
+        if deaths is not None:
+            deaths.update((e.data["seat"], death_cause(e.data["text"]))
+                          for e in events if e.kind == "death")
     return state
+
+
+_CAUSE = re.compile(r"\(([^()]*)\)\.?$")
+_MONSTER_CAUSE = re.compile(r"^(slain by an? |the )(?P<monster>[A-Z][\w ]*?)(?:'s slash)?$")
+
+
+def death_cause(text: str) -> str:
+    """The cause a public death line names, grouped the way the balance table reads it:
+    a monster's combat and its slash are one cause ("a monster: Orc"), the rest as named."""
+    m = _CAUSE.search(text)
+    cause = m.group(1) if m else text
+    mon = _MONSTER_CAUSE.match(cause)
+    if mon:
+        return f"a monster: {mon.group('monster')}"
+    if cause == "the ambush":
+        return "a sneak attack"
+    if cause.startswith("night falls"):
+        return "sunset (still inside after turn 26)"
+    return cause
 
 
 RULEBOOK_SURVIVAL = 15  # "about 15 percent chance of survival"
@@ -194,11 +219,16 @@ def measure(players: int, games: int, seed: str) -> dict[str, Any]:
     seats = ENGINE.seat_names(players)
     heroes = {h: [0, 0] for h in HERO_ORDER}  # played, survived
     survivors: list[tuple[int, bool, int]] = []  # gold, reached the chamber, turn out
+    causes: Counter[str] = Counter()
+    reached_all = 0
     cpu = time.process_time()
     for g in range(games):
         reached: set[str] = set()
+        deaths: dict[str, str] = {}
         state = play(ENGINE, seats, HERO_ORDER[g % len(HERO_ORDER)], f"{seed}-{g:06d}",
-                     reached)
+                     reached, deaths)
+        reached_all += len(reached)
+        causes.update(deaths.values())
         for seat, ch in state["chars"].items():
             heroes[ch["hero"]][0] += 1
             if ch["status"] == "escaped":
@@ -208,7 +238,11 @@ def measure(players: int, games: int, seed: str) -> dict[str, Any]:
                 survivors.append((treasure_total(ch), seat in reached, turn))
     played = sum(r[0] for r in heroes.values())
     return {"players": players, "games": games, "heroes": heroes, "played": played,
-            "survivors": survivors, "cpu_ms": (time.process_time() - cpu) / games * 1000}
+            "survivors": survivors, "reached": reached_all, "causes": causes,
+            "cpu_ms": (time.process_time() - cpu) / games * 1000}
+
+
+GOLD_BANDS = [(0, 0), (1, 99), (100, 199), (200, 399), (400, 10**9)]
 
 
 def report(m: dict[str, Any]) -> list[str]:
@@ -217,7 +251,9 @@ def report(m: dict[str, Any]) -> list[str]:
     label = "solo" if m["players"] == 1 else f"{m['players']} players"
     out = [f"{label}: {m['games']} games, {played} heroes, {m['cpu_ms']:.1f} ms CPU per game",
            f"  survival: {n}/{played} = {100 * n / played:.1f}% "
-           f"(rulebook: about {RULEBOOK_SURVIVAL}%)"]
+           f"(rulebook: about {RULEBOOK_SURVIVAL}%)",
+           f"  heroes who reached the treasure chamber: {m['reached']}/{played} = "
+           f"{100 * m['reached'] / played:.1f}%"]
     if n:
         chamber = sum(1 for _, r, _ in surv if r)
         broke = sum(1 for g, _, _ in surv if g == 0)
@@ -226,6 +262,20 @@ def report(m: dict[str, Any]) -> list[str]:
                 f"  survivors with no gold: {broke}/{n} = {100 * broke / n:.1f}%; "
                 f"mean gold {sum(g for g, _, _ in surv) / n:.0f}, best "
                 f"{max(g for g, _, _ in surv)}; mean turn out {sum(t for *_, t in surv) / n:.1f}"]
+        bands = []
+        for lo, hi in GOLD_BANDS:
+            k = sum(1 for g, _, _ in surv if lo <= g <= hi)
+            name = "0" if hi == 0 else f"{lo}+" if hi == 10**9 else f"{lo}-{hi}"
+            bands.append(f"{name}: {100 * k / n:.0f}%")
+        out.append("  survivors' gold: " + ", ".join(bands))
+        if chamber:
+            mean = sum(g for g, r, _ in surv if r) / chamber
+            out.append(f"  mean gold of survivors who reached the chamber: {mean:.0f}")
+    dead = sum(m["causes"].values())
+    if dead:
+        out.append(f"  causes of death ({dead} heroes):")
+        out += [f"    {100 * k / dead:5.1f}%  {cause}" for cause, k in
+                sorted(m["causes"].items(), key=lambda kv: (-kv[1], kv[0]))]
     for hero, (k, s) in m["heroes"].items():
         if k:
             out.append(f"  {hero:<11} survival {100 * s / k:5.1f}% ({s}/{k})")
