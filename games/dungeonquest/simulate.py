@@ -171,19 +171,23 @@ def step_toward(state: State, seat: str, goal: str) -> str:
 
 
 def play(engine: Any, seats: list[str], first_hero: str, secret: str,
-         reached: set[str] | None = None, deaths: dict[str, str] | None = None) -> State:
-    """One bot game. `reached` collects the seats whose hero entered the treasure chamber,
-    `deaths` each dead hero's cause as the public death line names it."""
+         reached: dict[str, int] | None = None, deaths: dict[str, str] | None = None
+         ) -> State:
+    """One bot game. `reached` collects the seats whose hero entered the treasure chamber
+    (with the turn of the first entry), `deaths` each dead hero's cause as the public death
+    line names it."""
     state, _ = engine.setup(seats, {"first_hero": first_hero}, secret_rng(secret, None))
     number = 0
     while engine.decision(state) is not None:
         number += 1
         orders = {s: engine.parse_orders(state, s, bot_orders(state, s))
                   for s in engine.decision(state).seats}
+        turn = state["turn"]
         state, events = engine.resolve(state, orders, secret_rng(secret, number))
         if reached is not None:
-            reached.update(e.data["seat"] for e in events
-                           if e.kind == "move" and e.data.get("to") in CHAMBER)
+            for e in events:
+                if e.kind == "move" and e.data.get("to") in CHAMBER:
+                    reached.setdefault(e.data["seat"], turn)
         if deaths is not None:
             deaths.update((e.data["seat"], death_cause(e.data["text"]))
                           for e in events if e.kind == "death")
@@ -220,15 +224,16 @@ def measure(players: int, games: int, seed: str) -> dict[str, Any]:
     heroes = {h: [0, 0] for h in HERO_ORDER}  # played, survived
     survivors: list[tuple[int, bool, int]] = []  # gold, reached the chamber, turn out
     causes: Counter[str] = Counter()
-    reached_all = 0
+    arrivals: list[tuple[int, bool]] = []  # turn of the first entry, survived
     cpu = time.process_time()
     for g in range(games):
-        reached: set[str] = set()
+        reached: dict[str, int] = {}
         deaths: dict[str, str] = {}
         state = play(ENGINE, seats, HERO_ORDER[g % len(HERO_ORDER)], f"{seed}-{g:06d}",
                      reached, deaths)
-        reached_all += len(reached)
         causes.update(deaths.values())
+        arrivals += [(turn, state["chars"][seat]["status"] == "escaped")
+                     for seat, turn in reached.items()]
         for seat, ch in state["chars"].items():
             heroes[ch["hero"]][0] += 1
             if ch["status"] == "escaped":
@@ -238,7 +243,7 @@ def measure(players: int, games: int, seed: str) -> dict[str, Any]:
                 survivors.append((treasure_total(ch), seat in reached, turn))
     played = sum(r[0] for r in heroes.values())
     return {"players": players, "games": games, "heroes": heroes, "played": played,
-            "survivors": survivors, "reached": reached_all, "causes": causes,
+            "survivors": survivors, "arrivals": arrivals, "causes": causes,
             "cpu_ms": (time.process_time() - cpu) / games * 1000}
 
 
@@ -252,8 +257,13 @@ def report(m: dict[str, Any]) -> list[str]:
     out = [f"{label}: {m['games']} games, {played} heroes, {m['cpu_ms']:.1f} ms CPU per game",
            f"  survival: {n}/{played} = {100 * n / played:.1f}% "
            f"(rulebook: about {RULEBOOK_SURVIVAL}%)",
-           f"  heroes who reached the treasure chamber: {m['reached']}/{played} = "
-           f"{100 * m['reached'] / played:.1f}%"]
+           f"  heroes who reached the treasure chamber: {len(m['arrivals'])}/{played} = "
+           f"{100 * len(m['arrivals']) / played:.1f}%"]
+    if m["arrivals"]:
+        came = len(m["arrivals"])
+        home = sum(1 for _, ok in m["arrivals"] if ok)
+        out.append(f"  of those, {home}/{came} = {100 * home / came:.1f}% got out alive; first "
+                   f"entry on turn {sum(t for t, _ in m['arrivals']) / came:.1f} on average")
     if n:
         chamber = sum(1 for _, r, _ in surv if r)
         broke = sum(1 for g, _, _ in surv if g == 0)
