@@ -65,13 +65,5 @@ def test_simulation_prints_survival_and_treasure(capsys):
     out = capsys.readouterr().out
     assert "solo: 4 games" in out and "2 players: 4 games" in out
     assert out.count("(rulebook: about 15%)") == 2 and "knight" in out
-
-
-@pytest.mark.slow
-def test_bot_survival_stays_in_the_designed_band():
-    """The README's figure is 25.1 percent over 2000 solo games; 120 games stay near it."""
-    survived = 0
-    for g in range(120):
-        state = play(ENGINE, ["P1"], content.HERO_ORDER[g % 4], f"dq-{g:06d}")
-        survived += state["chars"]["P1"]["status"] == "escaped"
-    assert 0.10 <= survived / 120 <= 0.35
+    assert out.count("heroes who reached the treasure chamber") == 2
+    assert out.count("causes of death") == 2
