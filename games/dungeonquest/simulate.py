@@ -10,7 +10,9 @@ through towers instead of stepping out by mistake, searches when walled in and s
 and back when a room is searched out. It fights what it meets (escaping champions when
 hurt), searches crypts and bodies, drinks its potion when low and uses its rings
 sensibly. The command prints, per player count, survival next to the rulebook's "about 15
-percent", the share of survivors who reached the chamber, their gold and each hero's rate.
+percent", the share of all heroes who reached the chamber (how many of them got out, and
+when they first got in), the share of survivors who had been there, their gold, the
+causes of death and each hero's rate: the figures the content is tuned by.
 """
 
 from __future__ import annotations
