@@ -1,5 +1,6 @@
 """Every page at 375 and 1280 px: no horizontal scrolling, one h1, no critical or serious
-axe-core violation; a screenshot of each written to var/screenshots/ for reviewers."""
+axe-core violation, and on a phone no text under 12 px nor a control under 24 px high;
+a screenshot of each written to var/screenshots/ for reviewers."""
 
 from __future__ import annotations
 
@@ -77,6 +78,33 @@ def pages(world) -> list[tuple[str, str | None, str]]:
     ]
 
 
+# Text under 12 px, and controls under 24 px high (WCAG 2.5.8's minimum target; links
+# inside a sentence are exempt), outside picture boards (test_boards.py checks those).
+SMALL_PRINT = """() => {
+  const out = [];
+  const seen = el => { const r = el.getBoundingClientRect(); return r.width && r.height; };
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg') || el.closest('.sr-only') || !seen(el)) continue;
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (own && px < 12) out.push(`text ${px.toFixed(1)}px: ${el.textContent.trim().slice(0, 30)}`);
+  }
+  for (const el of document.querySelectorAll('button, select, input:not([type=hidden]), '
+                                             + 'nav a, .pager a, .history a, summary')) {
+    if (!seen(el) || el.closest('.skip')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.height < 24 - 0.5 || (el.matches('button, select') && r.width < 24))
+      out.push(`small target ${r.width.toFixed(0)}x${r.height.toFixed(0)}: `
+               + (el.textContent || el.name || el.tagName).trim().slice(0, 30));
+  }
+  return [...new Set(out)].slice(0, 6);
+}"""
+
+
+def small_print(page) -> list[str]:
+    return page.evaluate(SMALL_PRINT)
+
+
 @pytest.mark.parametrize("width", [PHONE, LAPTOP])
 def test_every_page_fits_is_accessible_and_is_photographed(live_server, open_page, world, width):
     base = live_server.url
@@ -104,6 +132,8 @@ def test_every_page_fits_is_accessible_and_is_photographed(live_server, open_pag
                                   ".getBoundingClientRect().width")
             if board < 600:
                 problems.append(f"{name}: the board shrank to {board:.0f}px (illegible)")
+        if width == PHONE:
+            problems.extend(f"{name}: {p}" for p in small_print(page))
         h1 = page.locator("h1").count()
         if h1 != 1:
             problems.append(f"{name}: {h1} h1 elements")
