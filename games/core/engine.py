@@ -130,7 +130,10 @@ class Engine(ABC):
         return self.decision(state) is None
 
     def board(self, view: dict[str, Any]) -> str | None:
-        """An SVG picture of a view (the game page shows it), or None for no picture.
+        """A picture of a view (the game page shows it), or None for no picture: an SVG
+        element, or an HTML fragment (one `div`, `section` or `figure`) where text that
+        wraps reads better on a phone than a scaled drawing. Either is well-formed XML
+        with no script, style element or event attribute, since the page inserts it as is.
 
         Built from the view only, so it can never show more than the reader may see.
         """

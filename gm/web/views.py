@@ -261,7 +261,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
     recipients = talk.recipients_for(game, request.user)
     context = {
         "game": game, "s": summary, "engine": engine, "result": result,
-        "board": mark_safe(board) if board else None,  # engines build SVG from the view only
+        "board": mark_safe(board) if board else None,  # SVG or HTML, from the view only
         "view_json": json.dumps(summary["view"], indent=2, sort_keys=True, default=str),
         "latest": latest, "turns_published": [r["turn"] for r in reports],
         "setup_report": actions.setup_report(game, actions.viewer_for(game, request.user)),
