@@ -24,13 +24,9 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import (
-    BooleanField,
-    ExpressionWrapper,
     JSONField,
-    Max,
     OuterRef,
     PositiveIntegerField,
-    Q,
     Subquery,
 )
 from django.db.models.expressions import Combinable
@@ -43,7 +39,7 @@ from games.core.engine import Engine
 from games.core.replay import FORMAT, run_setup, run_turn, secret_rng
 from games.core.types import Event, OptionError, Orders, OrdersInvalid
 
-from . import limits, signals
+from . import limits, rows, signals
 from .errors import (  # noqa: F401 (re-exported)
     ActionError,
     Conflict,
@@ -288,15 +284,7 @@ def latest_submission(turn: Turn, seat: Seat) -> Submission | None:
 
 def seats_in(turn: Turn) -> set[str]:
     """Owing seats whose latest version holds orders (withdrawn ones do not count)."""
-    latest = (Submission.objects.filter(turn_id=turn.pk, seat_id=OuterRef("pk"))
-              .order_by("-version")
-              .values(gone=ExpressionWrapper(Q(orders__isnull=True),
-                                             output_field=BooleanField()))[:1])
-    seats = (Seat.objects.filter(game_id=turn.game_id, name__in=turn.owing)
-             .annotate(withdrawn=Subquery(latest)).values_list("name", "mode", "withdrawn"))
-    # one query (not one per seat): withdrawn is None without any version
-    return {name for name, mode, withdrawn in seats
-            if (withdrawn is not None and not withdrawn) or mode != Seat.Mode.ACTIVE}
+    return rows.seats_in(turn)
 
 
 def maybe_due_early(game: Game, turn: Turn) -> None:
@@ -448,18 +436,17 @@ def publish(record: TurnRecord, *, closed: bool = False) -> None:
 
 
 # --- orders ----------------------------------------------------------------------------
-def _open_turn_for(game: Game, seat: Seat, *, for_update: bool,
-                   turn_number: int | None = None) -> Turn:
-    """The live turn `seat` may order for now, or the reason why not.
+def _open_turn_for(game: Game, seat: Seat, *,
+                   turn_number: int | None = None) -> tuple[Turn, Game]:
+    """The live turn `seat` may order for now, locked, with its game read fresh under
+    the lock (one statement, `rows.lock_live_turn`); or the reason why not.
 
     With `turn_number` (the turn the orders were written for: API field, form field, mail
     reference) anything but the open turn of that number is refused as late, with the
     receipt of what stands for it: an order is never moved to another turn.
     """
-    qs = Turn.objects.filter(game=game, superseded=False).order_by("-number")
-    if for_update:
-        qs = qs.select_for_update()
-    turn = qs.first()
+    found = rows.lock_live_turn(game.pk)
+    turn, game = found if found is not None else (None, game)
     if game.status == Game.Status.FINISHED:
         raise LateOrders("this game is over; no more orders are taken")
     if game.status == Game.Status.OPEN:
@@ -481,7 +468,7 @@ def _open_turn_for(game: Game, seat: Seat, *, for_update: bool,
     if seat.name not in turn.owing:
         raise Conflict(f"seat {seat.name} owes no orders this turn (waiting for: "
                        f"{', '.join(turn.owing)})")
-    return turn
+    return turn, game
 
 
 def _closed(game: Game, seat: Seat, number: int, open_turn: Turn | None) -> TurnClosed:
@@ -506,38 +493,59 @@ def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission
 
     The seat's previous accepted version stays in force when the new text has errors.
     `turn_number` names the turn the orders were written for (see `_open_turn_for`).
+
+    The hot path of web, API and mail (bench/orders.py, bench/inbound.py): one statement
+    locks the turn and reads the game, one INSERT stores the version, one more checks
+    whether every owing seat is in when the game processes early. No savepoint (two
+    round trips on every order): nothing is written before a refusal, and the refusal
+    is raised after the atomic block, so it does not doom a caller's transaction (the
+    mail pipeline writes its answer in it). A database error still dooms it, as it must.
     """
     limits.check_order_text(text)
     engine = engine_for(game)
-    with transaction.atomic():
-        turn = _open_turn_for(game, seat, for_update=True, turn_number=turn_number)
-        stored = Game.objects.values_list("state", flat=True).get(pk=game.pk)
-        with stored_state(game, "read"):
-            orders = engine.parse_orders(engine.from_json(stored), seat.name, text)
-        sub = new_version(turn, seat, text, orders.to_json(), orders.receipt, source, author)
-        maybe_due_early(turn.game, turn)
-        _send(signals.orders_received, submission=sub)
+    refusal: Exception | None = None
+    with transaction.atomic(savepoint=False):
+        try:
+            turn, game = _open_turn_for(game, seat, turn_number=turn_number)
+            with stored_state(game, "read"):
+                orders = engine.parse_orders(engine.from_json(game.state), seat.name, text)
+        except (ActionError, OrdersInvalid) as exc:
+            refusal = exc
+        else:
+            sub = new_version(turn, seat, text, orders.to_json(), orders.receipt, source,
+                              author)
+            maybe_due_early(game, turn)
+            _send(signals.orders_received, submission=sub)
+    if refusal is not None:
+        raise refusal
     return sub
 
 
 def withdraw_orders(game: Game, seat: Seat, *, source: str = Submission.Source.WEB,
                     author=None, turn_number: int | None = None) -> Submission:
-    with transaction.atomic():
-        turn = _open_turn_for(game, seat, for_update=True, turn_number=turn_number)
-        current = latest_submission(turn, seat)
-        if current is None or current.withdrawn:
-            raise Conflict("there are no orders to withdraw")
-        sub = new_version(turn, seat, "", None, "", source, author)
-        _send(signals.orders_received, submission=sub)
+    """A new, empty version; refused like `submit_orders`, without a savepoint."""
+    refusal: Exception | None = None
+    with transaction.atomic(savepoint=False):
+        try:
+            turn, _game = _open_turn_for(game, seat, turn_number=turn_number)
+            current = latest_submission(turn, seat)
+            if current is None or current.withdrawn:
+                raise Conflict("there are no orders to withdraw")
+        except ActionError as exc:
+            refusal = exc
+        else:
+            sub = new_version(turn, seat, "", None, "", source, author)
+            _send(signals.orders_received, submission=sub)
+    if refusal is not None:
+        raise refusal
     return sub
 
 
 def new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
-                 source: str, author) -> Submission:
-    last = turn.submissions.filter(seat=seat).aggregate(v=Max("version"))["v"] or 0
-    return Submission.objects.create(turn=turn, seat=seat, version=last + 1, text=text,
-                                     orders=orders, receipt=receipt, source=source,
-                                     author=author)
+                source: str, author) -> Submission:
+    """The next version of `seat`'s orders for `turn` (the caller holds the turn's lock)."""
+    return rows.insert_version(turn, seat, text, orders, receipt, source, author,
+                               timezone.now())
 
 
 def check_orders(game: Game, seat: Seat, text: str) -> Orders:

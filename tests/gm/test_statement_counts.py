@@ -41,7 +41,7 @@ def _api(user) -> APIClient:
 GAME_PAGE = 24       # a seated player's game page (session auth); seats and co-GMs read once
 GAME_API = 11        # GET /api/games/<id>/ with a token
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
-ORDER_POST = 11      # POST /api/games/<id>/orders/ with a token, turn stays open
+ORDER_POST = 6       # POST /api/games/<id>/orders/ with a token, turn stays open
 # actions.resolve_turn of a two-seat game that does not process early (bench/turns.py's
 # games): SAVEPOINT, the claim (DUE -> RESOLVED), turn and game locked, the owing seats
 # with their latest orders, INSERT record, UPDATE game, INSERT reports, INSERT thread
