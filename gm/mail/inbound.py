@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.core.orders import order_lines
 from games.core.types import OrdersInvalid
-from gm.play import actions
+from gm.play import actions, rows
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
@@ -119,11 +119,12 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
                 # The claim: only a row still "received" takes an outcome. A concurrent
                 # delivery of the same message waits on this row (or on the turn) until
                 # the first commits, then finds it done and rolls back all it did.
-                claimed = InboundMessage.objects.filter(
-                    pk=row.pk, outcome=Outcome.RECEIVED).update(
-                    outcome=verdict.outcome, detail=verdict.detail[:4000],
-                    seat=verdict.seat, submission=verdict.submission,
-                    reply_suppressed=suppressed[:40], processed=timezone.now())
+                claimed = rows.update(InboundMessage, {
+                    "outcome": verdict.outcome, "detail": verdict.detail[:4000],
+                    "seat_id": verdict.seat.pk if verdict.seat else None,
+                    "submission_id": verdict.submission.pk if verdict.submission else None,
+                    "reply_suppressed": suppressed[:40], "processed": timezone.now()},
+                    where={"id": row.pk, "outcome": Outcome.RECEIVED})
                 if not claimed:
                     raise _AlreadyDone
             with timer("reply"):
@@ -138,36 +139,44 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
 
 
 def _record(mail: mime.Mail, raw: bytes, transport: str) -> InboundMessage:
-    """The received row, committed on its own before any processing (one INSERT; the
-    unique Message-ID turns a redelivery into a read of the existing row).
+    """The received row, committed on its own before any processing (one INSERT ... ON
+    CONFLICT DO NOTHING: the unique Message-ID turns a redelivery into a read of the
+    existing row).
 
     On PostgreSQL this commit does not wait for its WAL to reach the disk (an fsync per
     message, 10 ms on a busy disk): nothing is acknowledged to the transport before the
     outcome's commit, which is synchronous and flushes this row's WAL with its own. A
     crash in between can lose only this row, and the transport then delivers again."""
-    def insert() -> InboundMessage:
-        return InboundMessage.objects.create(
-            message_id=mail.message_id, sha256=mail.sha256, transport=transport[:16],
-            sender=mail.sender[:254], recipients=mail.recipients[:20],
-            subject=mail.subject, size=mail.size, raw=raw[:max_bytes()])
-
-    connection = transaction.get_connection()
-    own = not connection.in_atomic_block  # not inside a caller's transaction
-    try:
-        with transaction.atomic():
-            if own and connection.vendor == "postgresql":
-                # only this transaction's commit is asynchronous
-                with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            return insert()
-    except IntegrityError:
-        pass
+    row = InboundMessage(
+        message_id=mail.message_id, sha256=mail.sha256, transport=transport[:16],
+        sender=mail.sender[:254], recipients=mail.recipients[:20], subject=mail.subject,
+        size=mail.size, raw=raw[:max_bytes()])
+    head, params = rows.insert_parts(row)
+    connection = rows.db()
+    asynchronous = not connection.in_atomic_block and connection.vendor == "postgresql"
+    sql = rows.cached_sql(("inbound record", asynchronous), lambda: _record_sql(
+        head, len(params), asynchronous))
+    with rows.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is not None:
+        return rows.saved(row, found[0])
     # A redelivery: count it, so a message that fails every time is eventually set aside
     # instead of blocking an IMAP folder or an MTA queue for ever.
     with transaction.atomic():
         InboundMessage.objects.filter(message_id=mail.message_id,
                                       outcome=Outcome.RECEIVED).update(attempts=F("attempts") + 1)
     return InboundMessage.objects.get(message_id=mail.message_id)
+
+
+def _record_sql(head: str, n: int, asynchronous: bool) -> str:
+    # Autocommitted (outside any transaction of a caller), the statement is its own
+    # transaction, and set_config(..., true), which is SET LOCAL, evaluated for the row
+    # it inserts, makes only that commit asynchronous: one round trip in all. (A
+    # redelivery inserts no row and commits synchronously: nothing was written.)
+    also = ", set_config('synchronous_commit', 'off', true)" if asynchronous else ""
+    return (f"{head} VALUES ({', '.join(['%s'] * n)}) ON CONFLICT ({rows.qn('message_id')}) "
+            f"DO NOTHING RETURNING {rows.qn('id')}{also}")
 
 
 def _set_aside(row: InboundMessage, mail: mime.Mail) -> Result:

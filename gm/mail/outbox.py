@@ -33,6 +33,8 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db import connection as db_connection
 from django.utils import timezone
 
+from gm.play import rows
+
 from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
@@ -58,10 +60,10 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
     """
     try:
         with transaction.atomic(savepoint=not key_is_locked):
-            row = Outbox.objects.create(
+            row = rows.insert(Outbox(  # one plain INSERT, no ORM query building
                 key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
                 body_text=text, body_html=html, headers=headers or {}, reply_to=reply_to,
-                message_id=message_id or new_message_id(), inbound=inbound, turn=turn)
+                message_id=message_id or new_message_id(), inbound=inbound, turn=turn))
             transaction.on_commit(lambda: _queue(row.pk), robust=True)
     except IntegrityError:  # this (event, recipient) was queued before
         return None

@@ -21,15 +21,16 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Count, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from games.core.types import Orders
+from gm.play.rows import cached_sql, db, qn
 
 from . import compose
 from .mime import Mail
 from .models import InboundMessage, Kind, MailPreference, Outbox, Outcome
 from .prefs import confirmed
+from .routing import Extra
 
 _SUBJECTS = {
     Outcome.ACCEPTED: "orders accepted",
@@ -90,19 +91,26 @@ def _account(addr: str):
     return users[0]
 
 
-def reply_facts(sender: str) -> dict[str, Any]:
-    """Annotations for the seat lookup (`routing.route`) that answer, in its round trip,
-    what a reply to `sender` needs: the seat's user's receipts switch and how many
-    replies `sender` got within the rate-limit window."""
+def reply_facts(sender: str) -> list[Extra]:
+    """Values for the seat lookup (`routing.route`) that answer, in its round trip, what
+    a reply to `sender` needs: the seat's user's receipts switch and how many replies
+    `sender` got within the rate-limit window (both by index)."""
     since = timezone.now() - timedelta(seconds=rate_limit()[1])
-    return {
-        "receipts_switch": Subquery(MailPreference.objects.filter(
-            user_id=OuterRef("user_id"), kind=Kind.RECEIPT).values("enabled")[:1]),
-        "replies_to_sender": Subquery(
-            Outbox.objects.filter(to=sender, kind=Kind.RECEIPT, created__gte=since)
-            .order_by().values("kind").annotate(n=Count("pk")).values("n")[:1]),
-        "facts_for": Value(sender),
-    }
+    switch, count = cached_sql("reply facts", _facts_sql)
+    return [
+        Extra("receipts_switch", switch, [str(Kind.RECEIPT)]),
+        Extra("replies_to_sender", count, [sender, str(Kind.RECEIPT),
+                                           db().ops.adapt_datetimefield_value(since)]),
+        Extra("facts_for", "CAST(%s AS VARCHAR(254))", [sender]),
+    ]
+
+
+def _facts_sql() -> tuple[str, str]:
+    pref, out = qn(MailPreference._meta.db_table), qn(Outbox._meta.db_table)
+    return (f"(SELECT mp.{qn('enabled')} FROM {pref} mp WHERE mp.{qn('user_id')} = "
+            f"s.{qn('user_id')} AND mp.{qn('kind')} = %s)",
+            f"(SELECT COUNT(*) FROM {out} o WHERE o.{qn('to')} = %s AND o.{qn('kind')} = %s "
+            f"AND o.{qn('created')} >= %s)")
 
 
 def _wants_and_recent(user, to: str, seat) -> tuple[bool, int]:

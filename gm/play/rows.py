@@ -20,18 +20,79 @@ exactly as a queryset would; `gm.mail.routing` uses it for the seat lookup.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
 from .models import Game, Seat, Submission, Turn
 
 
+def db():
+    """The default connection itself: one lookup per call here, not one per attribute
+    through the `django.db.connection` proxy (a thread-local lookup each time)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def qn(name: str) -> str:
-    return connection.ops.quote_name(name)
+    return db().ops.quote_name(name)
+
+
+def cursor():
+    """A cursor for the hot statements here. On PostgreSQL a statement is prepared on
+    its second run on a connection and then only bound and executed (server-side
+    binding): the server parses and plans it once instead of for every message or order
+    (planning was half the server's time on these statements), and parameters such as
+    a raw message go as binary. Django's own cursor wrapper is kept around it, so execute
+    wrappers, query logging and error translation see these statements like any other.
+    Elsewhere (SQLite), Django's ordinary cursor."""
+    conn = db()
+    if conn.vendor != "postgresql":
+        return conn.cursor()
+    conn.close_if_health_check_failed()
+    conn.ensure_connection()
+    with conn.wrap_database_errors:
+        if conn.connection.prepare_threshold is None:
+            # Django turns preparing off (its cursors bind on the client, and those
+            # never prepare): for these cursors, a statement run a second time on
+            # this connection is prepared, so a connection used once pays nothing.
+            conn.connection.prepare_threshold = 1
+        raw = _postgresql().cursor(conn.connection)
+        return conn._prepare_cursor(_postgresql().timezone(conn, raw))
+
+
+@functools.cache
+def _postgresql():
+    """The psycopg 3 pieces (imported only when PostgreSQL is in use)."""
+    from types import SimpleNamespace
+
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    def timezone(conn, raw):
+        # as Django's create_cursor does: the connection's zone if it disagrees
+        loader = conn.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        if conn.timezone != loader.timezone:
+            register_tzloader(conn.timezone, raw)
+        return raw
+
+    return SimpleNamespace(cursor=ServerBindingCursor, timezone=timezone)
+
+
+_SQL: dict[tuple[str, Any], str] = {}
+
+
+def cached_sql(key: Any, build) -> str:
+    """SQL text built once per database vendor and `key` (it depends on nothing else)."""
+    full = (db().vendor, key)
+    sql = _SQL.get(full)
+    if sql is None:
+        sql = _SQL[full] = build()
+    return sql
 
 
 class Columns:
@@ -48,30 +109,32 @@ class Columns:
         return len(self.fields)
 
     def sql(self) -> str:
-        return ", ".join(f"{self.alias}.{qn(f.column)}" for f in self.fields)
+        return cached_sql(("columns", self.model, self.alias, tuple(self.attnames)), lambda: (
+            ", ".join(f"{self.alias}.{qn(f.column)}" for f in self.fields)))
 
     def _converters_for(self) -> list[tuple[int, Any, list]]:
         """Django's converters per column (JSON text to objects, SQLite datetimes...),
         as the queryset compiler would apply them; computed once per database vendor."""
-        found = self._converters.get(connection.vendor)
+        conn = db()
+        found = self._converters.get(conn.vendor)
         if found is None:
             found = []
             for i, field in enumerate(self.fields):
                 col = field.get_col(self.alias)
-                convs = (connection.ops.get_db_converters(col)
-                         + col.get_db_converters(connection))
+                convs = conn.ops.get_db_converters(col) + col.get_db_converters(conn)
                 if convs:
                     found.append((i, col, convs))
-            self._converters[connection.vendor] = found
+            self._converters[conn.vendor] = found
         return found
 
     def instance(self, values: Sequence[Any]) -> Model:
         """A model instance from this slice of a row (deferred fields load on access)."""
         values = list(values)
+        conn = db()
         for i, col, convs in self._converters_for():
             for conv in convs:
-                values[i] = conv(values[i], col, connection)
-        return self.model.from_db(connection.alias, self.attnames, values)
+                values[i] = conv(values[i], col, conn)
+        return self.model.from_db(conn.alias, self.attnames, values)
 
 
 def cache_related(obj: Model, name: str, value: Model | None) -> None:
@@ -86,24 +149,28 @@ _GAME = Columns(Game, "g", defer=("setup_record",))
 def lock_live_turn(game_id: int) -> tuple[Turn, Game] | None:
     """The game's live turn (highest number, not superseded), locked, with its game
     (setup record deferred), or None when it has none. One statement."""
-    lock = ""
-    if connection.features.has_select_for_update_of:
-        lock = " FOR UPDATE OF t FOR KEY SHARE OF g"
-    elif connection.features.has_select_for_update:
-        lock = " FOR UPDATE"
-    sql = (f"SELECT {_TURN.sql()}, {_GAME.sql()} FROM {qn(Turn._meta.db_table)} t "
-           f"INNER JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = t.{qn('game_id')} "
-           f"WHERE t.{qn('game_id')} = %s AND t.{qn('superseded')} = %s "
-           f"ORDER BY t.{qn('number')} DESC LIMIT 1{lock}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, False])
-        row = cursor.fetchone()
+    with cursor() as cur:
+        cur.execute(cached_sql("lock_live_turn", _lock_live_turn_sql), [game_id, False])
+        row = cur.fetchone()
     if row is None:
         return None
     turn = _TURN.instance(row[:len(_TURN)])
     game = _GAME.instance(row[len(_TURN):])
     cache_related(turn, "game", game)
     return turn, game
+
+
+def _lock_live_turn_sql() -> str:
+    features = db().features
+    lock = ""
+    if features.has_select_for_update_of:
+        lock = " FOR UPDATE OF t FOR KEY SHARE OF g"
+    elif features.has_select_for_update:
+        lock = " FOR UPDATE"
+    return (f"SELECT {_TURN.sql()}, {_GAME.sql()} FROM {qn(Turn._meta.db_table)} t "
+            f"INNER JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = t.{qn('game_id')} "
+            f"WHERE t.{qn('game_id')} = %s AND t.{qn('superseded')} = %s "
+            f"ORDER BY t.{qn('number')} DESC LIMIT 1{lock}")
 
 
 _INSERT_FIELDS = ("turn", "seat", "text", "orders", "receipt", "source", "author", "created")
@@ -113,26 +180,33 @@ def insert_version(turn: Turn, seat: Seat, text: str, orders: dict | None, recei
                    source: str, author, now: datetime) -> Submission:
     """Store the next version of `seat`'s orders for `turn` in one INSERT (the version
     number computed by its subquery); the caller holds the turn's lock."""
-    meta = Submission._meta
-    fields = [meta.get_field(name) for name in _INSERT_FIELDS]
+    conn = db()
+    fields = _insert_fields()
     values = {"turn": turn.pk, "seat": seat.pk, "text": text, "orders": orders,
               "receipt": receipt, "source": source,
               "author": getattr(author, "pk", None), "created": now}
-    params = [f.get_db_prep_save(values[f.name], connection) for f in fields]
-    table = qn(meta.db_table)
+    params = [f.get_db_prep_save(values[f.name], conn) for f in fields]
+    with cursor() as cur:
+        cur.execute(cached_sql("insert_version", _insert_version_sql),
+                       [*params, turn.pk, seat.pk])
+        pk, number = cur.fetchone()
+    sub = Submission(turn=turn, seat=seat, version=number, text=text, orders=orders,
+                     receipt=receipt, source=source, author=author, created=now)
+    return saved(sub, pk)
+
+
+def _insert_fields() -> list:
+    return [Submission._meta.get_field(name) for name in _INSERT_FIELDS]
+
+
+def _insert_version_sql() -> str:
+    table = qn(Submission._meta.db_table)
     version = (f"(SELECT COALESCE(MAX({qn('version')}), 0) + 1 FROM {table} "
                f"WHERE {qn('turn_id')} = %s AND {qn('seat_id')} = %s)")
-    sql = (f"INSERT INTO {table} ({', '.join(qn(f.column) for f in fields)}, "
-           f"{qn('version')}) VALUES ({', '.join(['%s'] * len(fields))}, {version}) "
-           f"RETURNING {qn('id')}, {qn('version')}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, turn.pk, seat.pk])
-        pk, number = cursor.fetchone()
-    sub = Submission(pk=pk, turn=turn, seat=seat, version=number, text=text, orders=orders,
-                     receipt=receipt, source=source, author=author, created=now)
-    sub._state.adding = False
-    sub._state.db = connection.alias
-    return sub
+    fields = _insert_fields()
+    return (f"INSERT INTO {table} ({', '.join(qn(f.column) for f in fields)}, "
+            f"{qn('version')}) VALUES ({', '.join(['%s'] * len(fields))}, {version}) "
+            f"RETURNING {qn('id')}, {qn('version')}")
 
 
 def seats_in(turn: Turn) -> set[str]:
@@ -141,16 +215,67 @@ def seats_in(turn: Turn) -> set[str]:
     owing = turn.owing
     if not owing:
         return set()
+    with cursor() as cur:
+        cur.execute(cached_sql(("seats_in", len(owing)), lambda: _seats_in_sql(len(owing))),
+                       [turn.pk, turn.game_id, *owing])
+        rows = cur.fetchall()
+    # withdrawn is None without any version
+    return {name for name, mode, withdrawn in rows
+            if (withdrawn is not None and not withdrawn) or mode != Seat.Mode.ACTIVE}
+
+
+def _seats_in_sql(n: int) -> str:
     sub_table, seat_table = qn(Submission._meta.db_table), qn(Seat._meta.db_table)
     latest = (f"(SELECT u.{qn('orders')} IS NULL FROM {sub_table} u WHERE "
               f"u.{qn('turn_id')} = %s AND u.{qn('seat_id')} = s.{qn('id')} "
               f"ORDER BY u.{qn('version')} DESC LIMIT 1)")
-    sql = (f"SELECT s.{qn('name')}, s.{qn('mode')}, {latest} FROM {seat_table} s "
-           f"WHERE s.{qn('game_id')} = %s AND s.{qn('name')} IN "
-           f"({', '.join(['%s'] * len(owing))})")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [turn.pk, turn.game_id, *owing])
-        rows = cursor.fetchall()
-    # withdrawn is None without any version
-    return {name for name, mode, withdrawn in rows
-            if (withdrawn is not None and not withdrawn) or mode != Seat.Mode.ACTIVE}
+    return (f"SELECT s.{qn('name')}, s.{qn('mode')}, {latest} FROM {seat_table} s "
+            f"WHERE s.{qn('game_id')} = %s AND s.{qn('name')} IN ({', '.join(['%s'] * n)})")
+
+
+def insert_parts(obj: Model) -> tuple[str, list[Any]]:
+    """(table and column list, parameters) of the INSERT that `obj.save()` would send for
+    a new row: every concrete field but the automatic primary key, with its default and
+    `pre_save` (auto_now_add) applied, prepared for this database."""
+    meta, conn = obj._meta, db()
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+    params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields]
+    head = cached_sql(("insert", type(obj)), lambda: (
+        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)})"))
+    return head, params
+
+
+def saved(obj: Model, pk: int) -> Model:
+    """Mark `obj` as the stored row `pk` (what save() leaves behind)."""
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = DEFAULT_DB_ALIAS
+    return obj
+
+
+def insert(obj: Model) -> Model:
+    """`obj.save()` for a new row as one plain INSERT ... RETURNING id: no query
+    compilation, and no model signals (none are connected to the models it serves)."""
+    head, params = insert_parts(obj)
+    sql = (f"{head} VALUES ({', '.join(['%s'] * len(params))}) "
+           f"RETURNING {qn(obj._meta.pk.column)}")
+    with cursor() as cur:
+        cur.execute(sql, params)
+        return saved(obj, cur.fetchone()[0])
+
+
+def update(model: type[Model], values: dict[str, Any], where: dict[str, Any]) -> int:
+    """UPDATE `model` SET values WHERE every `where` column equals its value (field names
+    or attnames, e.g. "seat_id"): one plain statement; the number of rows changed."""
+    meta, conn = model._meta, db()
+    sets = [(meta.get_field(name), value) for name, value in values.items()]
+    conds = [(meta.get_field(name), value) for name, value in where.items()]
+    sql = cached_sql(("update", model, tuple(values), tuple(where)), lambda: (
+        f"UPDATE {qn(meta.db_table)} SET "
+        + ", ".join(f"{qn(f.column)} = %s" for f, _v in sets) + " WHERE "
+        + " AND ".join(f"{qn(f.column)} = %s" for f, _v in conds)))
+    params = [f.get_db_prep_save(v, conn) for f, v in sets]
+    params += [f.get_db_prep_value(v, conn) for f, v in conds]
+    with cursor() as cur:
+        cur.execute(sql, params)
+        return cur.rowcount
