@@ -36,6 +36,11 @@ urlpatterns: list = []  # filled in main(): this module is the benchmark's ROOT_
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--requests", type=int, default=300, help="of each kind")
+    p.add_argument("--profile", type=int, default=0, metavar="N",
+                   help="after the run, profile the order POSTs (CPU time) and print the "
+                        "N functions with the most cumulative time")
+    p.add_argument("--show-statements", action="store_true",
+                   help="print the statements of one order POST first")
     p.add_argument("--database-url", default=os.environ.get(
         "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"))
     args = p.parse_args(argv)
@@ -106,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(20):  # warm-up: imports, caches, the token's first use
             one(order_url, {"text": text})
             one(trivial_url, {})
+        if args.show_statements:
+            with CaptureQueriesContext(connection) as ctx:
+                client.post(order_url, {"text": text}, format="json")
+            print("statements of one order POST:")
+            for query in ctx.captured_queries:
+                print(f"  {(query['sql'] or 'COMMIT')[:160]}")
         orders, trivials = [], []
         for _ in range(args.requests):
             orders.append(one(order_url, {"text": text}))
@@ -120,12 +131,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ratio           {o_cpu / t_cpu:7.2f}x  (goal <= 2x: "
               f"{'MET' if o_cpu <= 2 * t_cpu else 'NOT MET'}); load average "
               f"{os.getloadavg()[0]:.2f}")
+        if args.profile:
+            _profile(lambda: one(order_url, {"text": text}), args.requests, args.profile)
     finally:
         from django.db import connections
 
         connections.close_all()
         recreate_database(args.database_url, drop_only=True)
     return 0
+
+
+def _profile(request, n: int, top: int) -> None:
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile(time.process_time)  # CPU time: waiting is not counted
+    profile.enable()
+    for _ in range(n):
+        request()
+    profile.disable()
+    print(f"profile of {n} order POSTs (CPU time, cumulative):")
+    pstats.Stats(profile).sort_stats("cumulative").print_stats(top)
 
 
 if __name__ == "__main__":

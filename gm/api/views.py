@@ -18,7 +18,7 @@ from rest_framework.response import Response
 
 from games.core import registry
 from games.core.types import OrdersInvalid
-from gm.play import actions
+from gm.play import actions, rows
 from gm.play.errors import ActionError
 from gm.play.limits import RateLimited
 from gm.play.models import Game, Submission, fill_html
@@ -120,9 +120,12 @@ def start(request: Request, pk: int) -> Response:
     return Response(summary.game_summary(game, request.user))
 
 
-def _my_seat(game: Game, user):
-    seat = game.seat_of(user)
+def _my_seat(pk: int, user):
+    """The reader's seat in game `pk` with the game, one statement (the order path's
+    first read); 404 for no such game, 403 for no seat in it."""
+    seat = rows.seat_with_game(pk, user.pk)
     if seat is None:
+        _game(pk)  # raises 404 when the game does not exist
         raise actions.NotAllowed("you have no seat in this game")
     return seat
 
@@ -139,8 +142,8 @@ def _my_seat(game: Game, user):
 @action_errors
 def orders(request: Request, pk: int) -> Response:
     """My orders for the current turn: read, submit (a new version), withdraw."""
-    game = _game(pk)
-    seat = _my_seat(game, request.user)
+    seat = _my_seat(pk, request.user)
+    game = seat.game
     if request.method == "GET":
         sub = actions.my_orders(game, seat)
         if sub is None:
@@ -155,16 +158,16 @@ def orders(request: Request, pk: int) -> Response:
                                       author=request.user,
                                       turn_number=turn.validated_data.get("turn"))
         return Response(actions.receipt_json(sub))
-    data = s.OrdersSerializer(data=request.data)
-    if not data.is_valid():
+    data, errors = s.validate_flat(s.OrdersSerializer, request.data)
+    if errors:
         return Response({"errors": [{"line": 0, "message": f"{k}: {' '.join(map(str, v))}",
                                      "hint": 'send {"text": "<your orders>"}'}
-                                    for k, v in data.errors.items()], "accepted": []},
+                                    for k, v in errors.items()], "accepted": []},
                         status=status.HTTP_400_BAD_REQUEST)
     try:
-        sub = actions.submit_orders(game, seat, data.validated_data["text"],
+        sub = actions.submit_orders(game, seat, data["text"],
                                     source=Submission.Source.API, author=request.user,
-                                    turn_number=data.validated_data.get("turn"))
+                                    turn_number=data.get("turn"))
     except OrdersInvalid as exc:
         return Response(actions.orders_error_payload(exc), status=status.HTTP_400_BAD_REQUEST)
     return Response(actions.receipt_json(sub), status=status.HTTP_201_CREATED)

@@ -73,6 +73,15 @@ def _postgresql():
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
+    class PreparedCursor(ServerBindingCursor):
+        """Keeps the statement of a prepared execution as the last query, as psycopg
+        does for the others, so Django's query log (debug, assertNumQueries, the
+        benches) shows its SQL instead of None."""
+
+        def _send_query_prepared(self, name, pgq, *, binary=None):
+            super()._send_query_prepared(name, pgq, binary=binary)
+            self._query = pgq
+
     def timezone(conn, raw):
         # as Django's create_cursor does: the connection's zone if it disagrees
         loader = conn.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
@@ -80,7 +89,7 @@ def _postgresql():
             register_tzloader(conn.timezone, raw)
         return raw
 
-    return SimpleNamespace(cursor=ServerBindingCursor, timezone=timezone)
+    return SimpleNamespace(cursor=PreparedCursor, timezone=timezone)
 
 
 _SQL: dict[tuple[str, Any], str] = {}
@@ -171,6 +180,30 @@ def _lock_live_turn_sql() -> str:
             f"INNER JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = t.{qn('game_id')} "
             f"WHERE t.{qn('game_id')} = %s AND t.{qn('superseded')} = %s "
             f"ORDER BY t.{qn('number')} DESC LIMIT 1{lock}")
+
+
+_SEAT = Columns(Seat, "s")
+_SEAT_GAME = Columns(Game, "g", defer=("state", "setup_record"))
+
+
+def seat_with_game(game_id: int, user_id: int) -> Seat | None:
+    """`user_id`'s seat in game `game_id` with its game, in one statement, or None (no
+    such game, or no seat in it). The game's state and setup record are left out: the
+    order path reads the state fresh under the turn lock (`lock_live_turn`)."""
+    with cursor() as cur:
+        cur.execute(cached_sql("seat_with_game", _seat_with_game_sql), [game_id, user_id])
+        row = cur.fetchone()
+    if row is None:
+        return None
+    seat = _SEAT.instance(row[:len(_SEAT)])
+    cache_related(seat, "game", _SEAT_GAME.instance(row[len(_SEAT):]))
+    return seat
+
+
+def _seat_with_game_sql() -> str:
+    return (f"SELECT {_SEAT.sql()}, {_SEAT_GAME.sql()} FROM {qn(Seat._meta.db_table)} s "
+            f"INNER JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = s.{qn('game_id')} "
+            f"WHERE s.{qn('game_id')} = %s AND s.{qn('user_id')} = %s")
 
 
 _INSERT_FIELDS = ("turn", "seat", "text", "orders", "receipt", "source", "author", "created")

@@ -9,11 +9,15 @@ here on purpose, with the reason in its commit.
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.core import registry
 from gm.accounts import tokens
+from gm.mail import inbound
 from gm.play import actions
+from tests.gm.mail import mimeshapes
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +45,8 @@ def _api(user) -> APIClient:
 GAME_PAGE = 24       # a seated player's game page (session auth); seats and co-GMs read once
 GAME_API = 11        # GET /api/games/<id>/ with a token
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
-ORDER_POST = 6       # POST /api/games/<id>/orders/ with a token, turn stays open
+ORDER_POST = 5       # POST /api/games/<id>/orders/ with a token, turn stays open
+ORDER_MAIL = 9       # one order mail through gm.mail.inbound.process, accepted
 # actions.resolve_turn of a two-seat game that does not process early (bench/turns.py's
 # games): SAVEPOINT, the claim (DUE -> RESOLVED), turn and game locked, the owing seats
 # with their latest orders, INSERT record, UPDATE game, INSERT reports, INSERT thread
@@ -104,3 +109,27 @@ def test_a_resolution_has_a_fixed_statement_count(make_game, django_assert_num_q
         assert actions.mark_due(turn)
         with django_assert_num_queries(RESOLVE_TURN):
             assert actions.resolve_turn(turn.pk)
+
+
+@pytest.mark.parametrize("ruleset,seats,turns", [("tally", 2, 0), ("tally", 4, 0),
+                                                 ("tally", 2, 2), ("combat_dice", 2, 0)])
+def test_an_order_mail_has_a_fixed_statement_count(ruleset, seats, turns, make_game, players,
+                                                   settings, on_commit, tally_engine):
+    """The statements of one accepted order mail, whatever the seats and turns: the record
+    (INSERT ... ON CONFLICT, its own commit outside a test), the seat lookup with the
+    reply facts, the turn lock with its game, the INSERT of the version, the "all in?"
+    check, the claim, the reply's outbox row, and here the test transaction's savepoint
+    pair around the pipeline's transaction."""
+    settings.GM_MAIL_DOMAIN = "gm.example"
+    game = make_game(ruleset, seats)
+    _play(game, turns, on_commit)
+    seat = game.seats.select_related("user").order_by("id").first()
+    engine = registry.get(ruleset)
+    text = engine.default_orders(engine.from_json(game.state), seat.name).text
+    for i, shape in enumerate((mimeshapes.gmail, mimeshapes.outlook)):
+        raw = shape(text, sender=seat.user.email, to=seat.reply_address,
+                    message_id=f"<count-{i}@example.org>")
+        with CaptureQueriesContext(connection) as ctx:
+            result = inbound.process(raw)
+        assert result.outcome == "accepted", result.detail
+        assert len(ctx.captured_queries) == ORDER_MAIL, [q["sql"] for q in ctx.captured_queries]
