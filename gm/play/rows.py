@@ -190,6 +190,9 @@ def seat_with_game(game_id: int, user_id: int) -> Seat | None:
     """`user_id`'s seat in game `game_id` with its game, in one statement, or None (no
     such game, or no seat in it). The game's state and setup record are left out: the
     order path reads the state fresh under the turn lock (`lock_live_turn`)."""
+    low, high = db().ops.integer_field_range(Game._meta.pk.get_internal_type())
+    if not low <= game_id <= high:  # a URL's id the database cannot hold: no such game
+        return None
     with cursor() as cur:
         cur.execute(cached_sql("seat_with_game", _seat_with_game_sql), [game_id, user_id])
         row = cur.fetchone()
