@@ -90,6 +90,22 @@ def on_commit(django_capture_on_commit_callbacks):
 
 
 @pytest.fixture
+def play_defaults(on_commit):
+    """play_defaults(game): every seat sends its default orders, the state read afresh for
+    each (an early resolution may have moved it); on-commit work runs at the end."""
+    def play(game):
+        from gm.play import actions
+        from gm.play.models import Game
+
+        engine = actions.engine_for(game)
+        with on_commit():
+            for seat in game.seats.all():
+                state = engine.from_json(Game.objects.get(pk=game.pk).state)
+                actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text)
+    return play
+
+
+@pytest.fixture
 def tally_engine():
     """Register the "tally" test engine (tests/gm/engines.py) beside the real ones."""
     from games.core import registry

@@ -159,7 +159,7 @@ def _tunnels(sc: Scale) -> list[str]:
     for space in sorted(hexmap.entrances()):
         cx, cy = sc.centre(space)
         parts.append(f'<circle cx="{cx:.1f}" cy="{cy + sc.r * 0.45:.1f}" '
-                     f'r="{4 if sc.big else 4}" fill="{TUNNEL}">'
+                     f'r="4" fill="{TUNNEL}">'
                      f"<title>tunnel entrance {space}</title></circle>")
     return parts
 

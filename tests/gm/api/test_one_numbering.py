@@ -10,17 +10,12 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from gm.mail.models import Outbox
-from gm.play import actions
 from gm.play.models import Game
 
 
-def test_api_prompt_title_agrees_with_page_and_mail(make_game, players, on_commit):
+def test_api_prompt_title_agrees_with_page_and_mail(make_game, players, play_defaults):
     game = make_game("combat_dice", 2)
-    engine = actions.engine_for(game)
-    with on_commit():
-        for seat in game.seats.all():
-            state = engine.from_json(Game.objects.get(pk=game.pk).state)
-            actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text)
+    play_defaults(game)
     turn = Game.objects.get(pk=game.pk).current_turn()
     assert turn.number == 2
     own = turn.decision["prompts"]["P1"]["title"]

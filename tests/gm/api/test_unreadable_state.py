@@ -31,14 +31,10 @@ def _api(user) -> APIClient:
 
 
 @pytest.fixture
-def played(make_game, on_commit):
+def played(make_game, play_defaults):
     """Combat Dice after one published turn (turn 2 open)."""
     game = make_game("combat_dice", 2)
-    engine = actions.engine_for(game)
-    with on_commit():
-        for seat in game.seats.all():
-            state = engine.from_json(Game.objects.get(pk=game.pk).state)
-            actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text)
+    play_defaults(game)
     game.refresh_from_db()
     assert game.current_turn().number == 2
     return game

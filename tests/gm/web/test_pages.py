@@ -382,13 +382,9 @@ def test_live_preview_json_parses_without_storing(gm_user, players):
 
 
 def test_one_turn_number_on_the_page_and_the_games_own_count_named_once(make_game, players,
-                                                                         on_commit):
+                                                                         play_defaults):
     game = make_game("combat_dice", 2)
-    engine = actions.engine_for(game)
-    with on_commit():
-        for seat in game.seats.all():
-            state = engine.from_json(Game.objects.get(pk=game.pk).state)
-            actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text)
+    play_defaults(game)
     page = _text(_client(players[0]).get(f"/games/{game.pk}/"))
     numbers = {int(n) for n in re.findall(r"(?<![Cc]ombat )\b[Tt]urn (\d+)\b", re.sub(
         r'<p class="muted small" id="own-count">.*?</p>|<div class="report".*?</div>', "",
