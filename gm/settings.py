@@ -98,8 +98,17 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 elif DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # A database host that does not answer fails the request instead of hanging it.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    # The web process keeps each thread's connection this many seconds instead of opening
+    # one per request, and checks it before a request's first query (a restarted server
+    # costs one reconnect, not a failed request). DATABASE_URL's ?conn_max_age=N and
+    # ?conn_health_checks=… win; CONN_MAX_AGE=0 restores one connection per request.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    if isinstance(DATABASES["default"]["CONN_HEALTH_CHECKS"], str):  # from the URL
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = (
+            DATABASES["default"]["CONN_HEALTH_CHECKS"].lower() in env.BOOLEAN_TRUE_STRINGS)
 # Celery worker processes keep their connections this long, health-checked, instead of
-# one per task (gm/celery.py); the web process follows DATABASE_URL (?conn_max_age=N).
+# one per task (gm/celery.py); the web process: CONN_MAX_AGE above.
 GM_WORKER_CONN_MAX_AGE = env.int("GM_WORKER_CONN_MAX_AGE", default=300)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -99,3 +99,45 @@ def test_nginx_sends_a_long_hsts_everywhere():
     assert len(ages) == 2 and min(ages) >= 31536000  # server level + the /static/ block
     assert conf.count("proxy_hide_header Strict-Transport-Security") == \
         conf.count("proxy_pass http://gm_web")
+
+
+DATABASES_PRINT = ("from django.conf import settings as s; import json; d = s.DATABASES['default'];"
+                   " print(json.dumps({k: d.get(k) for k in ('ENGINE', 'CONN_MAX_AGE', "
+                   "'CONN_HEALTH_CHECKS')}))")
+
+
+def _database_settings(tmp_path, **env: str) -> dict:
+    """The web process's database settings for this environment (no connection made)."""
+    done = _manage("shell", "-c", DATABASES_PRINT, SECRET_KEY="k" * 60,
+                   GM_VAR_DIR=str(tmp_path), **env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_web_process_keeps_health_checked_postgresql_connections(tmp_path):
+    url = "postgres://gm@127.0.0.1:5432/gm"
+    assert _database_settings(tmp_path, DATABASE_URL=url) == {
+        "ENGINE": "django.db.backends.postgresql", "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": True}
+    # The environment sets the age (0 = one connection per request) ...
+    assert _database_settings(tmp_path, DATABASE_URL=url, CONN_MAX_AGE="0")[
+        "CONN_MAX_AGE"] == 0
+    # ... and DATABASE_URL's own options win over both defaults.
+    got = _database_settings(tmp_path, CONN_MAX_AGE="30", DATABASE_URL=(
+        url + "?conn_max_age=5&conn_health_checks=false"))
+    assert (got["CONN_MAX_AGE"], got["CONN_HEALTH_CHECKS"]) == (5, False)
+
+
+def test_sqlite_keeps_django_s_defaults(tmp_path):
+    got = _database_settings(tmp_path, CONN_MAX_AGE="30",
+                             DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert got["ENGINE"] == "django.db.backends.sqlite3"
+    assert (got["CONN_MAX_AGE"], got["CONN_HEALTH_CHECKS"]) == (0, False)
+
+
+def test_the_test_run_s_own_database_follows_the_same_rule():
+    conf = settings.DATABASES["default"]
+    if conf["ENGINE"].endswith("postgresql"):
+        assert conf["CONN_MAX_AGE"] > 0 and conf["CONN_HEALTH_CHECKS"] is True
+    else:
+        assert not conf.get("CONN_MAX_AGE") and not conf.get("CONN_HEALTH_CHECKS")
