@@ -13,7 +13,10 @@ HELP = "One order per line; the forms below show each kind with an example."
 
 # Order forms with an example each: "FORM — what it does (e.g. EXAMPLE)". The order form
 # lists them one per line (gm/web/prompts.py reads this shape), and mail lists them too,
-# so a phone shows a list to scan rather than one long paragraph.
+# so a phone shows a list to scan rather than one long paragraph. `forms()` builds them
+# per seat: a form and its example name only what that hero can do now (his own rings,
+# his bow, his potion), so the help never offers an order the parser would refuse and
+# never hints at anything another seat holds.
 FORMS = [
     "<step> — RETREAT (back where you came from), SEARCH, STAY (LOOT in the treasure "
     "chamber), LEAVE (quit the dungeon by a corner tower) (e.g. RETREAT)",
@@ -24,16 +27,27 @@ FORMS = [
     "changed (e.g. DESTINATION G7)",
     "SEARCH THEN <direction> — search the room; where to go if a secret door turns up "
     "(e.g. SEARCH THEN EAST)",
-    "<answer> — to a decision arising: ATTACK, WAIT, ESCAPE, SHOOT, FIGHT, FLEE, "
-    "SEARCH CRYPT, SEARCH BODY, IGNORE (e.g. ESCAPE)",
-    "USE RING OF <name> — a ring you carry; DRINK POTION drinks your potion "
-    "(e.g. USE RING OF BLINDING)",
-    "IF <condition> THEN <order> [ELSE <order>] — conditions: MONSTER [kind], AMBUSH, "
-    "SPIDER, CRYPT, CORPSE, TRAP, DOOR, PORTCULLIS, POTION, FAIL, TILE [kind], LIFE < n, "
-    "TREASURE > n, TURN > n (e.g. IF MONSTER TROLL THEN ESCAPE ELSE ATTACK)",
-    "STANDING <order> — kept every turn until CANCEL STANDING (e.g. STANDING IF TRAP "
-    "THEN RETREAT)",
 ]
+CONDITIONS = ("MONSTER [kind], AMBUSH, SPIDER, CRYPT, CORPSE, TRAP, DOOR, PORTCULLIS, "
+              "POTION, FAIL, TILE [kind], LIFE < n, TREASURE > n, TURN > n")
+
+
+def forms(ch: dict[str, Any]) -> list[str]:
+    """The order forms for this hero, each with an example he could send as written."""
+    answers = ["ATTACK", "WAIT", "ESCAPE"] + (["SHOOT"] if ch["arrows"] > 0 else []) + \
+        ["FIGHT", "FLEE", "SEARCH CRYPT", "SEARCH BODY", "IGNORE"]
+    out = [*FORMS, f"<answer> — to a decision arising: {', '.join(answers)} (e.g. ESCAPE)"]
+    potion = "; DRINK POTION drinks your potion" if ch["potion"] else ""
+    if ch["rings"]:
+        names = ", ".join(r.upper() for r in ch["rings"])
+        out.append(f"USE RING OF <name> — a ring you carry ({names}){potion} "
+                   f"(e.g. USE RING OF {ch['rings'][0].upper()})")
+    conditions = CONDITIONS + (", ARROWS < n" if ch["arrows"] > 0 else "")
+    out += [f"IF <condition> THEN <order> [ELSE <order>] — conditions: {conditions} "
+            "(e.g. IF MONSTER TROLL THEN ESCAPE ELSE ATTACK)",
+            "STANDING <order> — kept every turn until CANCEL STANDING (e.g. STANDING IF TRAP "
+            "THEN RETREAT)"]
+    return out
 
 
 def exits(state: State, seat: str) -> list[str]:
@@ -91,7 +105,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     if ch["potion"]:
         choices.append("DRINK POTION")
     choices += [f"USE RING OF {r.upper()}" for r in ch["rings"]]
-    choices += ["DESTINATION E7", "MOVE TO E7", *FORMS]
+    choices += ["DESTINATION E7", "MOVE TO E7", *forms(ch)]
     if ch["rings"]:
         lines.append("Unused rings: " + ", ".join(RINGS[r]["name"] for r in ch["rings"]) + ".")
     turn = state["turn"]
