@@ -275,7 +275,29 @@ FILL = {"tower": "#9e9e9e", "chamber": "#e6c229", "room": "#d9c8a9", "dead-end":
         "chasm": "#7a6a58", "portcullis": "#c2b59b", "rotating": "#c7a7d9", "trap": "#d98c7a"}
 HERO_COLOURS = ["#b22222", "#1f5fbf", "#2e8b57", "#8b5a00"]
 DARK = ("pit", "darkness", "chasm")  # glyphs drawn white on these
-HERO_SPOTS = [(-7, -8), (8, -8), (8, 8), (-7, 8)]
+# Where the hero markers of one square go, in units of a 40-unit cell from its top left
+# corner: (centre x, centre y, radius). A tile's glyph sits bottom left (GLYPH_BOX), so
+# on such a tile the markers keep to the top row and the bottom right corner. Up to
+# four markers share a square without touching each other or the glyph: only the
+# treasure chamber holds several heroes (and has no glyph), but the layout does not
+# rely on it. The number in a marker keeps the map's FONT (legible on a phone), so four
+# on a tile with a glyph become narrow badges across the top row and one bottom right.
+GLYPH_BOX = (2, 21, 21, 40)  # x0, y0, x1, y1 of a glyph's ink (the widest, @), FONT units
+MARKERS_PLAIN = {1: [(20, 20, 10)],
+                 2: [(10, 10, 9.5), (30, 30, 9.5)],
+                 3: [(10, 10, 9.5), (30, 10, 9.5), (20, 30, 9.5)],
+                 4: [(10, 10, 9.5), (30, 10, 9.5), (10, 30, 9.5), (30, 30, 9.5)]}
+MARKERS_GLYPH = {1: [(29, 12, 10)],
+                 2: [(10, 10, 9.5), (30, 10, 9.5)],
+                 3: [(10, 10, 9.5), (30, 10, 9.5), (31, 30, 9)],
+                 4: [(7, 10, 6), (20, 10, 6), (33, 10, 6), (31, 30, 6)]}
+
+
+def marker_spots(count: int, glyph: bool) -> list[tuple[float, float, float]]:
+    """The markers of `count` heroes (1-4) on one square, as (x, y, radius) in the cell
+    (40 units); a radius under 9 is drawn as a badge 2r wide and 17 tall."""
+    table = MARKERS_GLYPH if glyph else MARKERS_PLAIN
+    return table[max(1, min(count, 4))]
 
 
 # Text is drawn at 17 units: the map is about 420 units wide and a phone shows it about
@@ -329,17 +351,29 @@ def svg(view: dict[str, Any], cell: int = 40) -> str:
             out.append(f'<text x="{left + 3}" y="{top + cell - 5}" fill="{ink}">'
                        f'{escape(GLYPH.get(c["kind"], "?"))}</text>')
     heroes = view.get("characters", {})
-    for i, (seat, ch) in enumerate(sorted(heroes.items())):
-        pos = ch.get("pos")
-        if not pos or ch.get("status") != "in":
-            continue
+    colours = {seat: HERO_COLOURS[i % len(HERO_COLOURS)]
+               for i, seat in enumerate(sorted(heroes))}
+    here: dict[str, list[str]] = {}
+    for seat, ch in sorted(heroes.items()):
+        if ch.get("pos") in ALL_SQUARES and ch.get("status") == "in":
+            here.setdefault(ch["pos"], []).append(seat)
+    for pos, seats in here.items():
         x, y = coords(pos)
-        dx, dy = HERO_SPOTS[i % len(HERO_SPOTS)]  # the glyph sits bottom left
-        cx, cy = pad + x * cell + cell // 2 + dx, pad + y * cell + cell // 2 + dy
-        colour = HERO_COLOURS[i % len(HERO_COLOURS)]
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="10" fill="{colour}" stroke="#fff">'
-                   f'<title>{escape(ch.get("name", seat))} ({escape(seat)})</title></circle>')
-        out.append(f'<text x="{cx}" y="{cy + 6}" fill="#fff" text-anchor="middle">'
-                   f'{escape(seat[-1])}</text>')
+        c = board.get(pos)
+        glyph = c is not None and c["kind"] not in ("room", "chamber", "tower")
+        scale = cell / 40
+        for seat, (sx, sy, r) in zip(seats[:4], marker_spots(len(seats), glyph)):
+            ch = heroes[seat]
+            cx, cy = pad + x * cell + sx * scale, pad + y * cell + sy * scale
+            tip = f'<title>{escape(ch.get("name", seat))} ({escape(seat)})</title>'
+            if r >= 9:
+                out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{r * scale:g}" '
+                           f'fill="{colours[seat]}" stroke="#fff">{tip}</circle>')
+            else:  # a narrow badge: the number keeps its size
+                out.append(f'<rect x="{cx - r * scale:g}" y="{cy - 8.5 * scale:g}" '
+                           f'width="{2 * r * scale:g}" height="{17 * scale:g}" rx="3" '
+                           f'fill="{colours[seat]}" stroke="#fff">{tip}</rect>')
+            out.append(f'<text x="{cx:g}" y="{cy + 6 * scale:g}" fill="#fff" '
+                       f'text-anchor="middle">{escape(seat[-1])}</text>')
     out.append("</svg>")
     return "".join(out)

@@ -134,3 +134,34 @@ def test_boards_are_legible_and_whole_at_phone_and_laptop_width(live_server, ope
         problems += check_board(page, name, width, musts[name])
         problems += [f"{name}: axe {v['id']} {v['nodes']}" for v in axe_violations(page)]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("width", [PHONE, LAPTOP])
+def test_dungeonquest_four_heroes_on_one_square_overlap_nothing(live_server, open_page,
+                                                                  make_game, width):
+    """The fourth hero's number sat on a corridor's '+': four markers on a corridor, four
+    in the treasure chamber, and the fourth seat alone on a corridor, at both widths."""
+    from games.dungeonquest.board import lay_tile
+
+    game = make_game("dungeonquest", 4, title="Crowded quest",
+                     options={"hero_choice": "assigned"})
+    engine = registry.get("dungeonquest")
+    base = live_server.url
+    page = open_page(width)
+    login(page, base, "alice")
+    problems = []
+    layouts = {"four-on-a-corridor": {s: "B3" for s in ("P1", "P2", "P3", "P4")},
+               "four-in-the-chamber": {s: "E7" for s in ("P1", "P2", "P3", "P4")},
+               "fourth-alone-on-a-corridor": {"P4": "I13"}}
+    start = game.state  # each layout from the opening positions (the towers)
+    for name, where in layouts.items():
+        state = engine.from_json(start)
+        state["board"]["B3"] = lay_tile("corridor-cross", "S")
+        state["board"]["I13"] = lay_tile("corridor-cross", "W")
+        for seat, sq in where.items():
+            state["chars"][seat]["pos"] = sq
+        game.state = engine.to_json(state)
+        game.save(update_fields=["state"])
+        page.goto(f"{base}/games/{game.pk}/")
+        problems += check_board(page, f"dungeonquest-{name}", width, [])
+    assert not problems, "\n".join(problems)
