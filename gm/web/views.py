@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
 from django.views.decorators.http import require_POST
@@ -102,7 +103,12 @@ def time_zone(request: HttpRequest) -> HttpResponse:
         set_zone(request.user, form.cleaned_data["time_zone"])
         chosen = form.cleaned_data["time_zone"] or "none (pages follow your browser)"
         messages.success(request, f"Time zone saved: {chosen}.")
-        return redirect(request.POST.get("next") or "time-zone")
+        # Back to the page the form came from: a path of this site, nothing else.
+        target = request.POST.get("next", "")
+        if not (target.startswith("/") and url_has_allowed_host_and_scheme(
+                target, {request.get_host()}, require_https=request.is_secure())):
+            target = reverse("time-zone")
+        return redirect(target)
     return render(request, "web/time_zone.html", {"form": form})
 
 

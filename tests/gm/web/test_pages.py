@@ -332,6 +332,18 @@ def test_deadline_in_the_readers_zone(gm_user, players):
     assert "unknown" not in _text(alice.get("/settings/time-zone/")).split("<main")[0]
 
 
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x",
+                                    "/\\evil.example/", "lobbyx", "javascript:alert(1)"])
+def test_saving_a_time_zone_returns_only_to_a_page_of_this_site(players, target):
+    """The page's "save my zone" form names the page to return to; anything else in
+    `next` (another site, a bare word, a script URL) is ignored, never followed nor a 500."""
+    alice = _client(players[0])
+    resp = alice.post("/settings/time-zone/", {"time_zone": "Asia/Tokyo", "next": target})
+    assert resp.status_code == 302 and resp["Location"] == "/settings/time-zone/"
+    resp = alice.post("/settings/time-zone/", {"time_zone": "Asia/Tokyo", "next": "/games/7/"})
+    assert resp.status_code == 302 and resp["Location"] == "/games/7/"
+
+
 def test_rules_page_from_metadata_and_readme(players):
     page = _text(_client(players[0]).get("/rules/combat_dice/"))
     assert "<h1>Warpspawn Combat Dice: rules and orders</h1>" in page
