@@ -36,6 +36,9 @@ from gm.play.rendering import render_markdown
 from . import patching, signals
 
 REASON_MAX = 2000
+# The furthest a GM may move a deadline (or the time left while paused): further is a typo,
+# and a date near datetime's limit would break every page that shows it.
+DEADLINE_MAX_AHEAD = timedelta(days=366)
 
 
 # --- checks and the log ------------------------------------------------------------------
@@ -166,7 +169,13 @@ def extend_deadline(game: Game, actor, reason: str, *, hours: int = 0, minutes: 
     require_gm(game, actor)
     reason = _reason(reason)
     now = now or timezone.now()
-    delta = timedelta(hours=hours, minutes=minutes)
+    too_far = ActionError("a deadline can be moved at most a year ahead")
+    try:
+        delta = timedelta(hours=hours, minutes=minutes)
+    except OverflowError:
+        raise too_far from None
+    if delta > DEADLINE_MAX_AHEAD or (until is not None and until > now + DEADLINE_MAX_AHEAD):
+        raise too_far
     if until is None and delta <= timedelta(0):
         raise ActionError("extend by a positive number of hours or minutes, or give a new "
                           "deadline")
@@ -179,12 +188,16 @@ def extend_deadline(game: Game, actor, reason: str, *, hours: int = 0, minutes: 
             if until is not None:
                 raise Conflict("the game is paused: extend by hours/minutes (added to the "
                                "time left on resume), or resume it first")
+            if (game.paused_remaining or timedelta(0)) + delta > DEADLINE_MAX_AHEAD:
+                raise too_far
             game.paused_remaining = (game.paused_remaining or timedelta(0)) + delta
             game.save(update_fields=["paused_remaining"])
             public = (f"{actor.username} added {_fmt(delta)} to turn {turn.number} "
                       f"({_fmt(game.paused_remaining)} left when the game resumes).")
         elif turn.status == Turn.Status.OPEN:
             new = until if until is not None else (turn.deadline or now) + delta
+            if new > now + DEADLINE_MAX_AHEAD:
+                raise too_far
             if new <= now:
                 raise ActionError(f"the new deadline {new:%Y-%m-%d %H:%M} UTC is not in the "
                                   "future")

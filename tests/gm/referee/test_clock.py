@@ -91,9 +91,10 @@ def test_extend_moves_the_deadline_and_checks_it(race, gm_user):
         actions.extend_deadline(race, gm_user, "x", hours=0)
     with pytest.raises(ActionError, match="not in the future"):
         actions.extend_deadline(race, gm_user, "x", until=T0 - timedelta(days=3650))
-    actions.extend_deadline(race, gm_user, "exact", until=T0)
+    exact = before + timedelta(days=30)
+    actions.extend_deadline(race, gm_user, "exact", until=exact)
     turn.refresh_from_db()
-    assert turn.deadline == T0
+    assert turn.deadline == exact
 
 
 def test_extend_while_paused_adds_to_the_time_left(race, gm_user):
@@ -125,3 +126,35 @@ def test_force_resolves_now_with_defaults(race, gm_user, on_commit):
 def test_a_reason_is_required(race, gm_user):
     with pytest.raises(ActionError, match="give a reason"):
         actions.pause(race, gm_user, "  ")
+
+
+def test_extend_refuses_a_deadline_past_a_year_by_every_door(race, gm_user):
+    """Huge hours or minutes from the desk's form, or a far `until` from the API, are an
+    error the GM reads, never a 500, and never a deadline that breaks the game page."""
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    turn = race.current_turn()
+    before = turn.deadline
+    with pytest.raises(ActionError, match="a year"):
+        actions.extend_deadline(race, gm_user, "x", until=before + timedelta(days=400))
+    with pytest.raises(ActionError, match="a year"):
+        actions.extend_deadline(race, gm_user, "x", hours=10**30)
+    web = Client()
+    web.force_login(gm_user)
+    for field in ("hours", "minutes"):
+        resp = web.post(f"/games/{race.pk}/gm/do/extend/",
+                        {field: "99999999999999999999", "reason": "typo"}, follow=True)
+        assert resp.status_code == 200 and "a year" in resp.content.decode()
+    api = APIClient()
+    api.force_authenticate(gm_user)
+    resp = api.post(f"/api/games/{race.pk}/gm/extend/",
+                    {"until": "9999-12-31T23:59:59Z", "reason": "typo"}, format="json")
+    assert resp.status_code == 400 and "a year" in resp.json()["detail"]
+    turn.refresh_from_db()
+    assert turn.deadline == before
+    assert web.get(f"/games/{race.pk}/").status_code == 200
+    # While paused, the time left is bounded the same way.
+    actions.pause(race, gm_user, "p")
+    with pytest.raises(ActionError, match="a year"):
+        actions.extend_deadline(race, gm_user, "x", hours=24 * 400)
