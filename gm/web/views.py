@@ -31,7 +31,7 @@ from games.core.types import OrderError, OrdersInvalid
 from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
 from gm.mail import greetings
 from gm.mail.notices import one_numbering
-from gm.play import actions
+from gm.play import actions, limits
 from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission, fill_html
 from gm.talk import actions as talk
@@ -368,6 +368,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     refill = OrdersForm(initial={"text": text, "turn": turn_number})
     skipped: list[str] = []
     try:
+        limits.check_order_text(text)  # the size first: never echo a huge text as "not read"
         read = greetings.for_seat(game, seat, text)  # "Hi GM," / "Cheers": as on mail
         skipped = read.skipped
         if not read.has_orders or not order_lines(read.text):
@@ -428,6 +429,11 @@ def preview_json(request: HttpRequest, pk: int) -> JsonResponse:
     text = request.POST.get("text", "")
     if not text.strip():
         return JsonResponse({"ok": False, "orders": [], "errors": [], "not_read": []})
+    try:
+        limits.check_order_text(text)
+    except ActionError as exc:  # over the size limit: said in the live preview, not echoed
+        return JsonResponse({"ok": False, "orders": [], "not_read": [],
+                             "errors": [OrderError(0, exc.message, "").to_json()]})
     skipped: list[str] = []
     try:
         read = greetings.for_seat(game, seat, text)  # the rule the send button follows

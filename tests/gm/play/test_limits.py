@@ -70,6 +70,25 @@ def test_api_web_and_mail_share_the_limit(game, players, settings, on_commit):
     assert ok.status_code == 201
 
 
+def test_the_web_checks_the_limit_before_reading_greetings(game, players, settings):
+    """A text over the limit with no order in it is refused for its size, not answered
+    "no orders found" with the whole text echoed back as "not read" (the send button,
+    the preview button and the live preview alike)."""
+    text = "x" * (settings.GM_ORDERS_MAX_CHARS + 1)
+    limit = f"orders can be at most {settings.GM_ORDERS_MAX_CHARS} characters"
+    web = Client()
+    web.force_login(players[0])
+    page = web.post(f"/games/{game.pk}/orders/", {"text": text}, follow=True)
+    assert limit in page.content.decode() and "no orders found" not in page.content.decode()
+    assert len(page.content) < settings.GM_ORDERS_MAX_CHARS
+    page = web.post(f"/games/{game.pk}/orders/", {"text": text, "preview": "1"}, follow=True)
+    assert limit in page.content.decode() and len(page.content) < len(text)
+    live = web.post(f"/games/{game.pk}/orders/preview.json", {"text": text})
+    body = live.json()
+    assert live.status_code == 200 and not body["ok"] and len(live.content) < 2000
+    assert limit in body["errors"][0]["message"]
+
+
 def test_games_per_day_are_capped_with_retry_after(make_user, settings):
     settings.GM_GAMES_PER_DAY = 3
     settings.GM_OPEN_GAMES_PER_USER = 100
