@@ -104,12 +104,14 @@ def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str
             text = str(prompt[key])
             if number is not None:
                 text = one_numbering(text, number)
-            lines += textwrap.wrap(text, plaintext.WIDTH, break_long_words=False) or [""]
+            for paragraph in text.split("\n"):  # one help line per hero, per option...
+                lines += textwrap.wrap(paragraph, plaintext.WIDTH,
+                                       break_long_words=False) or [""]
     if prompt.get("example"):
         lines.append(f"Example: {prompt['example']}")
     for key, value in prompt.items():
-        if key in ("title", "help", "example"):
-            continue
+        if key in ("title", "help", "example") or isinstance(value, bool):
+            continue  # a true/false flag is for the order form, not for the reader
         label = key.replace("_", " ").capitalize()
         if isinstance(value, list):
             lines.append(f"{label}:")

@@ -112,6 +112,22 @@ def test_one_numbering_rewrites_only_other_counts():
     assert notices.one_numbering("Pick a die", 5) == "Pick a die"
 
 
+def test_a_prompt_keeps_its_help_lines_and_shows_no_form_flags(make_game, mailoutbox):
+    """Dungeonquest's hero choice has one help line per hero, as the order form lists
+    them; the mail keeps them apart (not one paragraph with "1. HERO RANGER" starting a
+    line), and the prompt's flag for the form ("pending": false) is not printed."""
+    make_game("dungeonquest", 2)
+    notice = next(m for m in mailoutbox if m.subject.endswith("seat P1"))
+    body = notice.body
+    assert "Pending:" not in body and "False" not in body, body
+    for hero in ("KNIGHT", "BARBARIAN", "RANGER", "ADVENTURER"):
+        assert re.search(rf"^HERO {hero}: ", body, re.MULTILINE), body
+    assert all(len(line) <= 72 for line in notices.render_prompt(
+        {"title": "T", "help": "a\n" + "word " * 40, "flag": True, "more": False}))
+    assert notices.render_prompt({"title": "T", "help": "one\ntwo", "flag": True}) == \
+        ["T", "one", "two"]
+
+
 @pytest.mark.parametrize("title", ["Evil\r\nBcc: victim@example.org", "Line\nbreak",
                                    "Tab\tand\x0bvertical", "Unicode\u2028separator"])
 def test_a_title_with_line_breaks_cannot_break_notices(make_game, mailoutbox, title):
