@@ -248,8 +248,12 @@ def plan_open(state: State) -> bool:
 
 
 def left_locked(state: State, seat: str) -> bool:
+    """May the seat's left-most card not defend now? It holds the Defended! token, or
+    held it when this turn began (the token has since moved to the second card)."""
     queue = player(state, seat)["queue"]
-    return bool(queue) and queue[0]["defended"]
+    turn = state.get("turn")
+    barred = bool(turn) and turn.get("left_barred") and turn["defender"] == seat
+    return bool(queue) and (queue[0]["defended"] or bool(barred))
 
 
 def test_condition(cond: dict[str, Any], facts: dict[str, int | str]) -> bool:

@@ -73,7 +73,12 @@ def choose_defence(state: State, attack: dict[str, Any], order: dict[str, Any],
     seat = turn["defender"]
     queue = player(state, seat)["queue"]
     pos = order["pos"]
-    forced = pos == "LEFT" and queue[0]["defended"]
+    # A left-most card that began the turn holding the Defended! token stays barred for
+    # the whole turn, also after the token moved on (README, "Rulings").
+    barred = queue[0]["defended"] or bool(turn.get("left_barred"))
+    if barred:
+        turn["left_barred"] = True
+    forced = pos == "LEFT" and barred
     if forced:
         pos = "SECOND"
     index = 0 if pos == "LEFT" else 1
