@@ -26,11 +26,13 @@ SPECIALS = {
     "feint": ("guesses -1 if the card you discarded this turn had no Stab attack"
               " (nothing discarded: no effect)"),
     "power_up": "after it attacks you gain a +3 token for your next hit",
-    "spear_charge": "a hit must be absorbed from the deck, not the hand",
+    "spear_charge": ("a hit must be absorbed from the deck, not the hand; damage beyond "
+                     "deck and discard pile wins the duel"),
     "disarming": "a block with this card gives the attacker a Disarmed! token (-3 damage)",
     "tripping": "a hit makes the defender swap their right-most card for a deck card",
     "second_sight": "a block with this card turns the attacker's whole queue face up",
-    "blinding_light": "a block with this card Blinds the attacker (-2 guesses next time)",
+    "blinding_light": ("a block with this card Blinds the attacker (-2 guesses against "
+                       "the first attack of your next attack on them)"),
     "spiritual_guardian": "while face up in your queue, damage to you is 2 lower",
     "spirit_twin": "attacks with the next card in your queue instead",
 }
