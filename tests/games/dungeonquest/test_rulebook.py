@@ -7,7 +7,7 @@ from games.core.replay import secret_rng
 from games.dungeonquest.board import START_TOWERS
 from games.dungeonquest.engine import ENGINE
 
-from .helpers import lines, make_state, place, put, run, stack, stack_tiles
+from .helpers import lines, make_state, place, put, run, stack
 
 
 def chamber_state(players: int = 1):
