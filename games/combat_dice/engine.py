@@ -40,6 +40,10 @@ class CombatDice(Engine):
                          help="orders: the reroll is settled by orders given in advance "
                               "(no order = keep); ask: when no order settles it the turn "
                               "pauses and the initiative winner is asked"),
+        "damage_dice": Option("on", choices=("on", "off"),
+                              help="on: a blow that costs hit points rolls the damage dice "
+                                   "for a lasting effect (the rulebook's advanced rule); "
+                                   "off: the basic rules, damage only"),
         "max_turns": Option(100, choices=(50, 100, 200),
                             help="a fight still undecided after this many turns is a draw"),
     }

@@ -177,7 +177,9 @@ def render(events: list[Event], viewer: str | None) -> str:
             kind = "advanced" if d["combatants"] == "advanced" else "basic"
             out += ["# Warpspawn Combat Dice", "",
                     f"Two {kind} combatants face each other. The fight ends when one "
-                    f"falls, yields, or after {d['max_turns']} turns.",
+                    f"falls, yields, or after {d['max_turns']} turns."
+                    + (" The damage dice are not used: a blow costs hit points and "
+                       "nothing more." if d.get("damage_dice") == "off" else ""),
                     ""]
             if kind == "advanced":
                 out += ["Each combatant has rolled extra hit points and a number of "

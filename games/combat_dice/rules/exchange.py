@@ -244,7 +244,7 @@ def strike(s: State, ex: dict[str, Any], attacker: str, defender: str, bound: se
         target["hp"] -= lost
         data["lost"], data["hp"] = lost, target["hp"]
     events.append(Event("strike", data))
-    if data.get("lost"):
+    if data.get("lost") and s["options"].get("damage_dice", "on") == "on":
         for note in criticals.roll(rng, f"critical/{attacker}", target["effects"], ex["turn"]):
             events.append(Event("critical", {"attacker": attacker, "defender": defender,
                                              **note}))
