@@ -536,12 +536,26 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     return {
         "title": f"Orders for combat turn {turn}",
         "help": ("If you win the initiative with a higher maneuver score you may reroll: say "
-                 "when with REROLL, KEEP or a condition on your scores (ATTACK, DODGE, DAMAGE, "
-                 "ARMOR, INITIATIVE, MANEUVER and FOE_ versions). WIELD picks the weapon; "
-                 "YIELD concedes; CAST breaks your spell charm before the dice fall (once "
-                 "per fight). Prefix STANDING to keep an order every turn."),
+                 "when with REROLL, KEEP or a condition on the first throw. WIELD picks the "
+                 "weapon; YIELD concedes; CAST breaks your spell charm before the dice fall "
+                 "(once per fight). This turn's lines come first, then standing ones; the "
+                 "first line that settles a choice decides."),
         "choices": ["REROLL", "KEEP", "IF ATTACK < 2 THEN REROLL",
                     "IF DAMAGE <= FOE_ARMOR THEN REROLL", "YIELD",
-                    *(f"WIELD {w}" for w in weapons), *cast, "CANCEL STANDING"],
+                    *(f"WIELD {w}" for w in weapons), *cast,
+                    "IF <condition> THEN REROLL [ELSE KEEP] — a condition compares ATTACK, "
+                    "DODGE, DAMAGE, ARMOR, INITIATIVE, MANEUVER, the foe's FOE_ATTACK ... "
+                    "FOE_MANEUVER (first throw), HP, FOE_HP or TURN with < <= > >= = != "
+                    "and joins tests with AND (e.g. IF ATTACK <= FOE_DODGE AND MANEUVER > 1 "
+                    "THEN REROLL ELSE KEEP)",
+                    "IF HP < <n> THEN WIELD <weapon> [ELSE WIELD <weapon>] — WIELD, YIELD and "
+                    "CAST come before the dice, so they test only HP, FOE_HP and TURN "
+                    f"(e.g. IF HP < 4 THEN WIELD {weapons[0]} ELSE WIELD UNARMED)",
+                    "IF HP < <n> THEN YIELD — concede the fight before the dice fall "
+                    "(e.g. IF HP < 3 AND FOE_HP > 6 THEN YIELD)",
+                    "STANDING <order> — kept every turn until cancelled (e.g. STANDING IF "
+                    "ATTACK < 2 THEN REROLL)",
+                    "CANCEL STANDING <n>|ALL — drop one standing order (numbered as in your "
+                    "view) or all (e.g. CANCEL STANDING ALL)"],
         "example": "IF ATTACK <= FOE_DODGE THEN REROLL ELSE KEEP",
     }
