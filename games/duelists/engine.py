@@ -87,7 +87,8 @@ class DuelistsEngine(Engine):
             return
         if stage == "queue":
             for seat in sorted(owed):
-                setup_rules.queue_up(s, seat, got[seat].items[0]["order"]["cards"], events)
+                chosen = [c for item in got[seat].items for c in item["order"]["cards"]]
+                setup_rules.queue_up(s, seat, chosen, events)
             setup_rules.finish_queues(s, rng, events)
             start_turn(s, s["starter"], True, rng, events)
             advance(s, rng, events)

@@ -1,7 +1,8 @@
 """The Duelists order language.
 
     CHAMPION Nathrax                      pick a champion (setup)
-    QUEUE Lunge, Armor, Quick Stab        the first three queue cards, left to right (setup)
+    QUEUE Lunge, Armor, Quick Stab        the first three queue cards, left to right (setup;
+                                          several QUEUE lines add up, left-most first)
     PLAN Quick Stab                       attacker: the card placed face down on the right
     SET 3                                 attacker: the die for the next attack, in order
     IF DEFEND LEFT THEN SET 3 ELSE SET 1  ... decided by the defender's choice
@@ -42,7 +43,7 @@ from games.core.orders import (
 from games.core.types import OrderError, Orders, OrdersInvalid
 
 from . import cards
-from .state import State, other, player, role
+from .state import QUEUE_SIZE, State, other, player, role
 
 POSITIONS = ("LEFT", "SECOND")
 ROLE_OPS = {"attacker": {"plan", "set", "exhaust"},
@@ -270,6 +271,7 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
     owed = state["awaiting"].get(seat)
     hand = cards_in_hand(state, seat)
     seen: dict[str, int] = {}
+    queued: list[str] = []  # QUEUE lines add up, left-most first
     armor_for_plan = 0
     for i, item in enumerate(items):
         if "cancel" in item:
@@ -296,10 +298,8 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
                 problems.append((i, "now is the time to queue three cards",
                                  "QUEUE <card>, <card>, <card>"))
                 continue
-            chosen = item["order"]["cards"]
-            if len(chosen) != 3:
-                problems.append((i, f"QUEUE takes exactly three cards, not {len(chosen)}", ""))
-            elif not _fits(chosen, hand):
+            queued += item["order"]["cards"]
+            if not _fits(queued, hand):
                 problems.append((i, "those cards are not all in your hand",
                                  "your hand: " + ", ".join(hand)))
             seen[op] = seen.get(op, 0) + 1
@@ -368,8 +368,10 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
         problems.append((-1, "pick a champion", "CHAMPION <name>"))
     if stage == "pick" and seen.get("champion", 0) > 1:
         problems.append((-1, "pick only one champion", ""))
-    if stage == "queue" and seen.get("queue", 0) != 1:
-        problems.append((-1, "give exactly one QUEUE order", "QUEUE <card>, <card>, <card>"))
+    if stage == "queue" and len(queued) != QUEUE_SIZE:
+        problems.append((-1, f"the queue takes exactly three cards, not {len(queued)}",
+                         "QUEUE <card>, <card>, <card> (or one QUEUE line per card, "
+                         "left-most first)"))
     if owed in ASK_HELP and not any(item_op(it) == owed for it in items):
         problems.append((-1, f"this decision needs a {owed.upper()} order", ASK_HELP[owed]))
     return problems

@@ -44,8 +44,11 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     hand = sorted(set(cards_in_hand(state, seat)))
     if kind == "queue":
         return {"title": "Lay three cards face down in your queue",
-                "help": "Name three hand cards, left-most first; the left-most acts first.",
-                "choices": [f"QUEUE {c}" for c in hand], "example": example}
+                "help": ("Name three hand cards, left-most first; the left-most acts first. "
+                         "One line (QUEUE a, b, c) or one QUEUE line per card."),
+                "choices": [f"QUEUE {c}" for c in hand] + [
+                    f"QUEUE <card>, <card>, <card> — left-most first (e.g. {example})"],
+                "example": example}
     turn = state["turn"]
     attacks = ", then ".join(label(a) for a in turn["attacks"])
     choices: list[str] = []

@@ -87,3 +87,27 @@ def test_queue_needs_three_cards_from_the_hand():
     for text in ("QUEUE Lunge, Flurry", "QUEUE Feint, Lunge, Flurry", "PLAN Lunge"):
         with pytest.raises(OrdersInvalid):
             ENGINE.parse_orders(state, "P1", text)
+
+
+def test_queue_lines_add_up_so_the_forms_one_card_parts_work():
+    """The order form offers `QUEUE <card>` per hand card, each adding a line: three such
+    lines queue those cards, left-most first."""
+    state, _ = _picked()
+    prompt = ENGINE.decision(state).prompts["P1"]
+    assert "QUEUE Lunge" in prompt["choices"]
+    lines = "QUEUE Lunge\nQUEUE Flurry\nQUEUE Quick Stab"
+    orders = {"P1": ENGINE.parse_orders(state, "P1", lines),
+              "P2": ENGINE.parse_orders(state, "P2", "QUEUE Palm Strike\n"
+                                        "QUEUE Palm Strike, Spirit Kick")}
+    after, _ = ENGINE.resolve(state, orders, ScriptedRng([]))
+    assert [cards.name(s["card"]) for s in after["players"]["P1"]["queue"]] == [
+        "Lunge", "Flurry", "Quick Stab"]
+    assert [cards.name(s["card"]) for s in after["players"]["P2"]["queue"]] == [
+        "Palm Strike", "Palm Strike", "Spirit Kick"]
+    for text, message in (("QUEUE Lunge\nQUEUE Flurry", "exactly three cards, not 2"),
+                          ("QUEUE Lunge, Flurry\nQUEUE Quick Stab, Quick Stab",
+                           "exactly three cards, not 4"),
+                          ("QUEUE Lunge\nQUEUE Lunge", "not all in your hand")):
+        with pytest.raises(OrdersInvalid) as exc:
+            ENGINE.parse_orders(state, "P1", text)
+        assert message in " ".join(e.message for e in exc.value.errors), text
