@@ -14,6 +14,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from .levels import level_rules
+
 FILL = {"yellow": "#f4d03f", "green": "#48a87a", "red": "#8e2f2f", "orange": "#e67e22",
         "white": "#ffffff"}
 INK = {"yellow": "#222", "green": "#000", "red": "#fff", "orange": "#222", "white": "#222"}
@@ -36,9 +38,9 @@ def _die(entry: dict[str, Any], info: dict[str, Any]) -> str:
 
 
 def _places(view: dict[str, Any], player: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    level = view.get("level", 1)
-    if level < 5:
-        places = ("garden", "field", "wasteland") if level >= 3 else ("garden", "wasteland")
+    lv = level_rules(view.get("level", 1))
+    if not lv.effects:
+        places = ("garden", "field", "wasteland") if lv.field else ("garden", "wasteland")
         return {p: player.get(p, []) for p in places}
     field = player.get("field", [])
     return {"garden": player.get("garden", []),
@@ -91,7 +93,7 @@ def html(view: dict[str, Any]) -> str:
                          f"{escape(NAMES[place])}</p>{_dice(entries, dice)}</div>")
         parts.append("</div></section>")
     limbo = view.get("limbo", [])
-    if level >= 4 and limbo:
+    if level_rules(level).limbo and limbo:
         parts.append('<section class="board-side"><p class="board-title"><strong>Limbo'
                      "</strong></p>"
                      + _dice([{"die": d, "face": None} for d in limbo], dice) + "</section>")

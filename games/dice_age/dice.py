@@ -113,8 +113,10 @@ DICE: dict[str, Die] = _load()
 
 def dice_for_level(level: int) -> list[str]:
     """The dice a game at this level plays with, in catalogue order (white from level 5)."""
+    from .levels import level_rules
+    lv = level_rules(level)
     return [d.id for d in DICE.values()
-            if (level >= 2 or d.level1) and (level >= 5 or d.colour != "white")]
+            if (lv.all_dice or d.level1) and (lv.white_dice or d.colour != "white")]
 
 
 def die_type(die: str) -> str:

@@ -20,10 +20,10 @@ from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 from . import orders as order_lang
 from .board import html as board_html
 from .dice import DICE, die_type, face_text, spec
+from .levels import level_rules, rules
 from .report import render
 from .rules import effects, flow, legion, windows
 from .rules import setup as setup_rules
-from .rules import turn as turn_rules
 from .state import LEVELS, State, in_pool, invariants, new_state, owned, playable, rollable
 
 AUTO_LIMIT = 500
@@ -55,22 +55,22 @@ class DiceAge(Engine):
             raise ValueError("Dice Age is played by 2 to 4 players")
         level = options["level"]
         state = new_state(seats, level, options["points"])
+        legions = level_rules(level).legions
         events = [Event("setup", {"level": level, "seats": list(seats),
                                   "dice": list(state["dice"]),
-                                  **({"points": options["points"]} if level >= 7 else {})})]
-        if level >= 7:
+                                  **({"points": options["points"]} if legions else {})})]
+        if legions:
             state["pending"] = {"kind": "legion", "seat": None, "seats": list(seats)}
             return state, events
+        flow.unpack(state)
         setup_rules.first_player(state, rng, events)
-        if level >= 4:
-            setup_rules.distribute(state, rng, events)
-        else:
+        if rules(state).draft:
             state["pending"] = {"kind": "draft", "seat": state["first"]}
-        if level >= 5:
-            state["pending"] = None
+        else:
+            setup_rules.distribute(state, rng, events)
             flow.start(state, state["first"])
             flow.run(state, rng, events)
-        return state, events
+        return flow.pack(state), events
 
     # -- who owes orders -----------------------------------------------------------
     def decision(self, state: State) -> Decision | None:
@@ -98,7 +98,7 @@ class DiceAge(Engine):
                 ) -> tuple[State, list[Event]]:
         if state["pending"] is None:
             raise ValueError("the game is over; there is nothing to resolve")
-        s = clone(state)
+        s = flow.unpack(clone(state))
         events: list[Event] = []
         if s["pending"]["kind"] == "legion":
             self._legions(s, orders, rng, events)
@@ -108,7 +108,7 @@ class DiceAge(Engine):
             items = self._standing(s, seat, given, events)
             order = order_lang.pick_order(s, seat, items) or order_lang.default_order(s, seat)
             self._apply(s, seat, order, rng, events, "default" if given.default else "orders")
-            if s["level"] >= 5:
+            if rules(s).effects:
                 self._squares(s, seat, given.items, rng, events)
         for _ in range(AUTO_LIMIT):  # standing orders settle what they cover
             if s["pending"] is None or s["pending"]["kind"] == "legion":
@@ -120,7 +120,7 @@ class DiceAge(Engine):
             events.append(Event("settled", {"seat": who, "order": order_lang.render(standing)},
                                 (who,)))
             self._apply(s, who, standing, rng, events, "standing")
-        return s, events
+        return flow.pack(s), events
 
     def _standing(self, s: State, seat: str, given: Orders, events: list[Event]
                   ) -> list[dict[str, Any]]:
@@ -172,29 +172,18 @@ class DiceAge(Engine):
 
     def _apply(self, s: State, seat: str, order: dict[str, Any], rng: RngBase,
                events: list[Event], how: str = "orders") -> None:
-        op = order["op"]
-        if s["level"] >= 5:
-            self._apply_advanced(s, seat, order, rng, events, how)
-            return
-        if op == "pick":
-            die = next(d for d in order["dice"] if d in in_pool(s))
-            setup_rules.take(s, seat, die, events)
-        elif op == "roll":
-            turn_rules.roll(s, seat, order["die"], rng, events)
-        elif op == "read":
-            turn_rules.choose_side(s, seat, order["face"], events)
-        elif op == "skip":
-            turn_rules.skip(s, seat, s["pending"]["die"], events)
-        elif op == "recall":
-            turn_rules.recall(s, seat, order["die"], events)
-        else:  # pragma: no cover - the grammar knows no other order
-            raise ValueError(f"unknown order {op}")
-
-    def _apply_advanced(self, s: State, seat: str, order: dict[str, Any], rng: RngBase,
-                        events: list[Event], how: str) -> None:
+        """Carry out the order that answers the pending decision, then the turn's steps."""
         kind = s["pending"]["kind"]
         op = order["op"]
-        if kind == "roll":
+        if kind == "draft":
+            die = next(d for d in order["dice"] if d in in_pool(s))
+            setup_rules.take(s, seat, die, events)
+        elif kind == "icon":
+            if op == "skip":
+                flow.skip(s, seat, s["pending"]["die"], events)
+            else:
+                flow.recall(s, seat, order["die"], events)
+        elif kind == "roll":
             flow.main_roll(s, seat, order["die"], rng, events)
         elif kind == "read":
             flow.choose_side(s, seat, order["face"], events)
@@ -225,6 +214,7 @@ class DiceAge(Engine):
         its own (a General shows once it has acted)."""
         gm = seat == "*"
         level = state["level"]
+        lv = rules(state)
         players = {}
         for who in state["seats"]:
             entry: dict[str, Any] = {
@@ -232,12 +222,12 @@ class DiceAge(Engine):
                 for place in ("garden", "field", "wasteland")}
             entry.update(out=who in state["out"], skips=state["skips"][who],
                          playable=len(playable(state, who)))
-            if level >= 5:
+            if lv.effects:
                 entry.update(last=state["last"][who], forced=list(state["forced"][who]))
             if gm or who == seat:
                 entry["standing"] = [order_lang.GRAMMAR.render(i)
                                      for i in state["standing"][who]]
-                if level >= 7:
+                if lv.general:
                     entry.update(general=state["general"][who],
                                  reserve=list(state["reserve"][who]))
             players[who] = entry
@@ -248,7 +238,7 @@ class DiceAge(Engine):
                                                       "icon", "seats") if k in pending}
             if "sides" in pending:
                 shown_pending["sides"] = [face_text(f) for f in pending["sides"]]
-        types = sorted({die_type(d) for d in state["dice"]}) if level < 7 else list(DICE)
+        types = list(DICE) if lv.legions else sorted({die_type(d) for d in state["dice"]})
         return {
             "ruleset": self.name, "level": level, "seats": list(state["seats"]),
             "you": seat if seat in state["seats"] else None,
@@ -262,7 +252,7 @@ class DiceAge(Engine):
                          "shape": spec(d).shape, "value": spec(d).value,
                          "faces": [face_text(f) for f in spec(d).faces]}
                      for d in [*state["dice"], *(t for t in types if t not in state["dice"])]},
-            **({"points": state["points"]} if level >= 7 else {}),
+            **({"points": state["points"]} if lv.legions else {}),
         }
 
     def report(self, events: list[Event], viewer: str | None) -> str:
@@ -306,7 +296,7 @@ class DiceAge(Engine):
         elif kind == "legion":
             lines = [pick(legal).replace("\n", "\n")]
             lines += pick([[], ["RESERVE " + pick([d for d in DICE if DICE[d].value <= 60])]])
-        if state["level"] >= 5 and kind not in ("legion",):
+        if rules(state).effects and kind not in ("legion",):
             lines += self._random_square(state, seat, pick)
         return "\n".join(lines)
 
@@ -330,7 +320,7 @@ class DiceAge(Engine):
         others = [s for s in state["seats"] if s != seat]
         s = clone(state)
         target = pick(others)
-        if state["level"] >= 7 and state["dice"] and pick([True, False]):
+        if rules(state).general and state["dice"] and pick([True, False]):
             mine = owned(s, target)
             s["reserve"][target] = s["reserve"][target] + ["SUN"]
             if mine:

@@ -30,6 +30,7 @@ from games.core.orders import (
 from games.core.types import OrderError, Orders, OrdersInvalid
 
 from .dice import COLOURS, DICE, ICONS, ROMAN, Face, face_text, read, spec
+from .levels import rules
 from .state import NO_NUMBER, State, in_pool, owned, playable, rollable
 
 CONDITION_WORDS = ("NUMBER", "DICE", "FIELD", "WASTELAND", "ROLL")
@@ -313,7 +314,7 @@ def measure(state: State, seat: str, word: str | int) -> int | None:
     if word == "FIELD":
         return len(owned(state, seat, "field"))
     if word == "ROLL":
-        if state["level"] < 5:
+        if not rules(state).effects:
             return None
         from .rules.windows import roll_number
         return roll_number(state)
@@ -362,14 +363,14 @@ def problem(state: State, seat: str, order: dict[str, Any], *, conditions: bool 
     if op == "pick" and not any(d in in_pool(state) for d in order["dice"]):
         return "none of these dice is still in the centre"
     if op == "roll" and order["die"] not in rollable(state, seat):
-        if state["level"] >= 5 and order["die"] == state["last"].get(seat):
+        if rules(state).never_twice and order["die"] == state["last"].get(seat):
             return f"{order['die']} made your last main roll: never the same die twice in a row"
         return f"{order['die']} is not one of the dice you can roll now"
     if op == "read" and order["face"] not in pending["sides"]:
         return f"the die does not rest on {face_text(order['face'])}"
     if op == "recall" and order["die"] not in owned(state, seat, "wasteland"):
         return f"{order['die']} is not in your wasteland"
-    if op in ("skip", "recall") and (state["level"] < 4 or order.get("seat")):
+    if op in ("skip", "recall") and (not rules(state).icon_recall or order.get("seat")):
         return "the icon choice exists at level 4 only"
     return None
 
@@ -402,7 +403,7 @@ def _legal_problem(state: State, order: dict[str, Any], conditions: bool) -> str
 def square_problem(state: State, seat: str, order: dict[str, Any]) -> str | None:
     """A Square may be played by its holder at any decision (or by a standing order)."""
     from .state import held
-    if state["level"] < 5 or not held(state, seat, "square"):
+    if not rules(state).effects or not held(state, seat, "square"):
         return "you hold no suspended Square"
     target, die = order["seat"], order["die"]
     if target in state["out"]:

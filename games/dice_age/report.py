@@ -7,6 +7,7 @@ from typing import Any
 from games.core.types import Event
 
 from .dice import face_text, read, spec
+from .levels import level_rules
 
 WINDOW_WORD = {"gear": "Gear", "smile": "Smile", "pair": "Pair", "double": "Double arrow",
                "nut": "Nut", "instead": "General"}
@@ -66,8 +67,9 @@ def _line(event: Event) -> str | None:
     if k == "number":
         return f"The Number is now **{d['number']}**."
     if k == "overshoot":
-        lost_word = "set aside for good" if d["level"] < 3 else "sent to the wasteland"
-        if d["level"] >= 5:
+        lv = level_rules(d["level"])
+        lost_word = "sent to the wasteland" if lv.field else "set aside for good"
+        if lv.effects:
             text = (f"{d['number']} is above {d['limit']}: {d['seat']} loses the round; "
                     f"{_dice(d['lost'])} {lost_word}.")
             if d.get("limbo"):

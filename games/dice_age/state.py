@@ -1,7 +1,7 @@
 """The game state and the questions every rule asks of it.
 
 State (plain JSON):
-  level          the rules level being played (1-4)
+  level          the rules level being played (1-7; what each adds: levels.py)
   seats          clockwise seating
   dice           {die: {"owner": seat|None, "place": PLACE, "face": last face or None}}
   number         the current Number, None when no number stands (start of a round)
@@ -19,9 +19,11 @@ levels 1-2), "limbo" (out of the game, level 4 leftovers).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .dice import DICE, dice_for_level, die_type
+from .levels import level_rules, rules
 
 State = dict[str, Any]
 PLACES = ("pool", "garden", "field", "wasteland", "limbo")
@@ -35,15 +37,16 @@ NO_NUMBER = 99
 
 
 def new_state(seats: list[str], level: int, points: int = 500) -> State:
+    lv = level_rules(level)
     state: State = {
         "version": 1, "level": level, "seats": list(seats),
         "dice": {d: {"owner": None, "place": "pool", "face": None}
-                 for d in (dice_for_level(level) if level < 7 else [])},
+                 for d in ([] if lv.legions else dice_for_level(level))},
         "number": None, "skips": {s: 0 for s in seats}, "out": [], "pending": None,
         "standing": {s: [] for s in seats}, "round": 1, "rolls": 0, "winner": None,
         "first": None,
     }
-    if level >= 5:
+    if not lv.compact:  # the effects' bookkeeping (levels 1-4 leave it out: rules/flow.py)
         for info in state["dice"].values():
             info.update(pos=None, susp=None)
         state.update(
@@ -52,7 +55,7 @@ def new_state(seats: list[str], level: int, points: int = 500) -> State:
             paired={s: False for s in seats},  # a Pair used this turn (level 6)
             queue=[], roll=None, doubling=0, pugno=None, turns=0, chaos=None, tri=None,
             duel=None)
-    if level >= 7:
+    if lv.legions:
         state.update(points=points, reserve={s: [] for s in seats},
                      general={s: None for s in seats})
     return state
@@ -125,11 +128,12 @@ def rollable(state: State, seat: str) -> list[str]:
     whose copy is in the field may not (legendary); a Square's choice narrows it to one.
     """
     dice = playable(state, seat)
-    if state["level"] < 5:
+    lv = rules(state)
+    if not lv.effects:
         return dice
-    survival = state["level"] >= 6 and len(dice) == 1
-    out = [d for d in dice if d != state["last"][seat] or survival]
-    if state["level"] >= 6:
+    survival = lv.survival and len(dice) == 1
+    out = [d for d in dice if not lv.never_twice or d != state["last"][seat] or survival]
+    if lv.legendary:
         out = [d for d in out if state["dice"][d]["place"] == "field"
                or not legendary_clash(state, seat, d)]
     forced = state["forced"][seat]
@@ -168,29 +172,43 @@ def next_seat(state: State, seat: str) -> str:
     return seat
 
 
+@cache
+def _state_keys(level: int) -> frozenset[str]:
+    """The keys a state at this level keeps (what new_state lays out)."""
+    return frozenset(new_state(["P1", "P2"], level))
+
+
 def invariants(state: State) -> list[str]:
     problems: list[str] = []
     seats = state["seats"]
     level = state["level"]
     if level not in BUILT:
-        problems.append(f"unknown level {level}")
-    if level < 7 and set(state["dice"]) != set(dice_for_level(level)):
+        return [f"unknown level {level}"]
+    lv = rules(state)
+    keys = _state_keys(level)
+    if set(state) != keys:
+        problems.append(f"the state's keys are not level {level}'s: "
+                        f"{sorted(set(state) ^ keys)}")
+    die_keys = {"owner", "place", "face"} | (set() if lv.compact else {"pos", "susp"})
+    if not lv.legions and set(state["dice"]) != set(dice_for_level(level)):
         problems.append("the dice in play are not the level's dice")
     for die, info in state["dice"].items():
         if die_type(die) not in DICE:
             problems.append(f"unknown die {die}")
-        if level >= 5:
-            if info.get("susp") and info["place"] != "field":
-                problems.append(f"{die} suspended outside the field")
-            if DICE[die_type(die)].colour == "white" and info["place"] == "wasteland":
-                problems.append(f"white die {die} in a wasteland")
+        if set(info) != die_keys:
+            problems.append(f"{die}: keys {sorted(info)} are not level {level}'s")
+        if lv.effects and info.get("susp") and info["place"] != "field":
+            problems.append(f"{die} suspended outside the field")
+        if lv.white_dice and DICE[die_type(die)].colour == "white" and \
+                info["place"] == "wasteland":
+            problems.append(f"white die {die} in a wasteland")
         if info["place"] not in PLACES:
             problems.append(f"{die} in unknown place {info['place']}")
         if (info["owner"] is None) != (info["place"] in ("pool", "limbo")):
             problems.append(f"{die}: owner {info['owner']} does not fit place {info['place']}")
         if info["owner"] is not None and info["owner"] not in seats:
             problems.append(f"{die} owned by unknown seat")
-        if level < 3 and info["place"] == "field":
+        if not lv.field and info["place"] == "field":
             problems.append(f"{die} in the field before level 3")
     number = state["number"]
     if number is not None and not isinstance(number, int):
@@ -211,19 +229,18 @@ def invariants(state: State) -> list[str]:
         elif pending["kind"] not in PENDING_KINDS or (
                 pending["kind"] != "legion" and pending["seat"] not in active(state)):
             problems.append(f"bad pending decision {pending}")
-        elif level >= 5 and pending["kind"] not in ("legion", "draft") and state["queue"] and \
-                pending["kind"] == "roll":
+        elif not lv.compact and state["queue"] and pending["kind"] == "roll":
             problems.append("a roll is asked while steps are still queued")
         elif pending["kind"] == "draft" and not in_pool(state):
             problems.append("a draft pick is pending with an empty pool")
         elif pending["kind"] == "roll" and not rollable(state, pending["seat"]):
             problems.append("a seat with no playable die is asked to roll")
-        elif pending["kind"] == "icon" and (level < 4 or not owned(state, pending["seat"],
-                                                                    "wasteland")):
+        elif pending["kind"] == "icon" and (not lv.icon_recall or
+                                            not owned(state, pending["seat"], "wasteland")):
             problems.append("an icon choice is pending without a wasteland to recall from")
         if len(active(state)) < 2:
             problems.append("fewer than two seats remain but there is no winner")
-    if level < 5 and (pending is None or pending["kind"] != "draft"):
+    if not lv.out_to_limbo and (pending is None or pending["kind"] != "draft"):
         for seat in active(state):
             if not playable(state, seat) and not (pending and pending["seat"] == seat
                                                   and pending["kind"] in ("read", "icon")):

@@ -15,6 +15,7 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from ..dice import COLOURS, ROMAN, die_type, read, spec
+from ..levels import rules
 from ..state import State, active, clockwise_from, holders, owned, valley
 from . import flow
 from .flow import Step, push
@@ -142,14 +143,14 @@ def nut_window(state: State, seat: str, target: str, effect: str) -> list[Step]:
 
 def general_window(state: State, owner: str | None, die: str, effect: str) -> list[Step]:
     """Level 7: a General on its way to the wasteland may send another field die instead."""
-    if owner is None or state["level"] < 7 or state["general"].get(owner) != die:
+    if owner is None or not rules(state).general or state["general"].get(owner) != die:
         return []
     return [{"do": "window", "kind": "instead", "seat": owner, "die": die, "effect": effect}]
 
 
 def cross_steps(state: State, seat: str) -> None:
     steps: list[Step] = []
-    if state["level"] >= 7:
+    if rules(state).general:
         for s in clockwise_from(state, seat):
             general = state["general"].get(s)
             if general in valley(state, s):
@@ -399,7 +400,7 @@ def _tri_options(state: State, seat: str) -> list[str]:
     from ..state import legendary_clash
     group = state["tri"]["group"]
     return [d for d in owned(state, seat, "garden", "field") if d not in group
-            and not (state["level"] >= 6 and state["dice"][d]["place"] == "garden"
+            and not (rules(state).legendary and state["dice"][d]["place"] == "garden"
                      and legendary_clash(state, seat, d))]
 
 

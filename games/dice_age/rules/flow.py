@@ -1,11 +1,20 @@
-"""Levels 5-7: a turn as a queue of steps, so effects and reactions can stop for a choice.
+"""The one turn engine of every level: a turn as a queue of steps, so a roll can stop
+for a choice (reading a die on an edge, the level-4 icon choice, an effect's target, a
+reaction) and go on when it is answered.
 
-A main roll sets off a chain: the die may be suspended at once, reaction windows open
-(Gear, Smile, Pair), the face settles (a Number, or an effect with its Double-arrow
-window, its target and its Nut window), and the turn ends. Each link is a small JSON
-step in `state["queue"]`; `run` carries steps out until one needs a seat's decision
-(`state["pending"]`), and the answer to that decision pushes the steps that follow.
-The effects live in effects.py, the windows in windows.py.
+A main roll sets off a chain: the die may rest between two sides (read), may be
+suspended at once, reaction windows open (Gear, Smile, Pair), the face settles (a
+Number, an overshoot, or an icon: a missed turn or the level-4 recall at levels 1-4,
+an effect with its Double-arrow window, its target and its Nut window from level 5),
+and the turn ends. Each link is a small JSON step in `state["queue"]`; `run` carries
+steps out until one needs a seat's decision (`state["pending"]`), and the answer to
+that decision pushes the steps that follow. What a level adds is a switch in
+levels.py; the effects live in effects.py, the windows in windows.py.
+
+Levels 1-4 store a compact state without the effects' bookkeeping (the queue, the roll
+in progress, each die's Ledges...). `unpack` reads such a state with that bookkeeping at
+rest (the steps left are implied by the decision pending) and `pack` takes it out again,
+so one engine runs every level and stored games keep their format and hashes.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from ..dice import ROMAN, SUSPENDING, is_balanced, read, sides, spec
+from ..levels import rules
 from ..state import (
     State,
     active,
@@ -28,7 +38,6 @@ from ..state import (
     suspended,
     valley,
 )
-from . import turn
 
 Step = dict[str, Any]
 RUN_LIMIT = 10_000
@@ -139,9 +148,9 @@ def start(state: State, seat: str) -> None:
 def _turn(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     seat = step["seat"]
     state["paired"][seat] = False
-    if state["level"] >= 6 and _fistful(state, seat, events):
+    if rules(state).fistful and _fistful(state, seat, events):
         return
-    if not step.get("squared"):
+    if rules(state).effects and not step.get("squared"):
         from .windows import standing_squares
         push(state, {"do": "turn", "seat": seat, "squared": True})
         if standing_squares(state, seat, events):
@@ -163,7 +172,8 @@ def _turn(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
 
 
 def main_roll(state: State, seat: str, die: str, rng: RngBase, events: list[Event]) -> None:
-    """The seat's main roll: the queue then takes it to its end."""
+    """The seat's main roll: the queue then takes it to its end. Without the field
+    (levels 1-2) the die goes back to its owner's hand."""
     forced = state["forced"][seat]
     if forced and forced[0] == die:
         forced.pop(0)
@@ -172,7 +182,7 @@ def main_roll(state: State, seat: str, die: str, rng: RngBase, events: list[Even
     state["last"][seat] = die
     state["turns"] += 1
     number = state["number"]
-    face = throw(state, die, rng, "roll", events)
+    face = throw(state, die, rng, "roll", events, to_field=rules(state).field)
     state["roll"] = {"seat": seat, "die": die, "adjust": 0, "geared": False}
     events.append(Event("roll", {"seat": seat, "die": die, "face": face, "number": number}))
     push(state, *read_steps(state, seat, [die]), {"do": "after-roll", "seat": seat, "die": die},
@@ -218,12 +228,14 @@ def _after_roll(state: State, step: Step, rng: RngBase, events: list[Event]) -> 
     state["roll"].setdefault("geared", False)
     face = state["dice"][die]["face"]
     kind, icon = read(face)
-    if kind == "icon" and icon in SUSPENDING and not suspended(state, die):
-        _suspend_icon(state, die, str(icon), rng, events)
-    steps: list[Step] = [{"do": "window", "kind": "gear", "seat": s}
-                         for s in holders(state, "gear", clockwise_from(state, seat))]
-    steps.append({"do": "window", "kind": "smile", "seat": seat})
-    if state["level"] >= 6:
+    steps: list[Step] = []
+    if rules(state).effects:
+        if kind == "icon" and icon in SUSPENDING and not suspended(state, die):
+            _suspend_icon(state, die, str(icon), rng, events)
+        steps += [{"do": "window", "kind": "gear", "seat": s}
+                  for s in holders(state, "gear", clockwise_from(state, seat))]
+        steps.append({"do": "window", "kind": "smile", "seat": seat})
+    if rules(state).pair:
         steps.append({"do": "window", "kind": "pair", "seat": seat})
     steps.append({"do": "settle", "seat": seat, "die": die})
     push(state, *steps)
@@ -238,7 +250,7 @@ def _suspend_icon(state: State, die: str, icon: str, rng: RngBase,
 def _settle(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     seat, die = step["seat"], step["die"]
     info = state["dice"][die]
-    if info["owner"] != seat or info["place"] != "field":
+    if info["owner"] != seat or info["place"] != ("field" if rules(state).field else "garden"):
         events.append(Event("void", {"seat": seat, "die": die}))
         return
     kind, value = read(info["face"])
@@ -246,12 +258,37 @@ def _settle(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
         settle_number(state, seat, die, _value(state), events)
         return
     icon = str(value)
+    if not rules(state).effects:
+        _icon_choice(state, seat, die, events)
+        return
     if icon in SUSPENDING:
         if not suspended(state, die):
             _suspend_icon(state, die, icon, rng, events)
         effect_steps(state, seat, die, icon, suspended_die=True)
         return
     effect_steps(state, seat, die, icon)
+
+
+def _icon_choice(state: State, seat: str, die: str, events: list[Event]) -> None:
+    """Levels 1-4: an icon costs the roller his next turn; at level 4 he may recall a
+    wasteland die to the field instead (a decision, when he has one to recall)."""
+    if rules(state).icon_recall and owned(state, seat, "wasteland"):
+        state["pending"] = {"kind": "icon", "seat": seat, "die": die}
+        return
+    skip(state, seat, die, events)
+
+
+def skip(state: State, seat: str, die: str, events: list[Event]) -> None:
+    state["pending"] = None
+    state["skips"][seat] += 1
+    events.append(Event("icon-skip", {"seat": seat, "die": die}))
+
+
+def recall(state: State, seat: str, back: str, events: list[Event]) -> None:
+    """Level 4 icon: one die from the roller's wasteland returns to his side of the field."""
+    state["pending"] = None
+    state["dice"][back].update(place="field", face=None)
+    events.append(Event("recall", {"seat": seat, "die": back}))
 
 
 def _value(state: State) -> int:
@@ -279,32 +316,35 @@ def _announce(state: State, step: Step, rng: RngBase, events: list[Event]) -> No
 def settle_number(state: State, seat: str, die: str, value: int, events: list[Event]) -> None:
     limit = state["number"]
     if limit is not None and value > limit:
-        overshoot(state, seat, value, events)
+        overshoot(state, seat, die, value, events)
         return
-    if limit is not None and value == limit and state["level"] >= 6:
+    if limit is not None and value == limit and rules(state).resting:
         state["dice"][die]["susp"] = {"effect": None, "uses": 0, "d6": [], "roll": state["rolls"]}
         events.append(Event("resting", {"seat": seat, "die": die, "number": value}))
         return
     state["number"] = value
     events.append(Event("number", {"seat": seat, "number": value}))
     face = state["dice"][die]["face"]
-    if isinstance(face, str) and face in ROMAN:
+    if rules(state).effects and isinstance(face, str) and face in ROMAN:
         push(state, {"do": "choose", "effect": "capture", "seat": seat, "die": die,
                      "number": value})
 
 
-def overshoot(state: State, seat: str, number: int, events: list[Event]) -> None:
-    """The roller's whole field goes to his wasteland; the others' Valley dice go home,
-    their Ledges stay; the Number is erased and the roller starts the new round."""
-    field = owned(state, seat, "field")
+def overshoot(state: State, seat: str, die: str, number: int, events: list[Event]) -> None:
+    """The roller loses: his whole field goes to his wasteland (levels 1-2: the die just
+    rolled), the others' Valley dice go home, their Ledges stay; the Number is erased
+    and the roller starts the new round (or is out, when he has no die left)."""
+    field = owned(state, seat, "field") if rules(state).field else [die]
     lost = [d for d in field if not is_white(d)]
     whites = [d for d in field if is_white(d)]
     for d in field:
         to_wasteland(state, d)
     back = _valley_home(state, exclude=seat)
-    events.append(Event("overshoot", {"seat": seat, "number": number, "level": state["level"],
-                                      "limit": state["number"], "lost": lost, "back": back,
-                                      "limbo": whites}))
+    data = {"seat": seat, "number": number, "level": state["level"], "limit": state["number"],
+            "lost": lost, "back": back}
+    if rules(state).white_dice:
+        data["limbo"] = whites
+    events.append(Event("overshoot", data))
     white_sweep(state, events)
     _new_round(state)
     state["queue"] = [{"do": "turn", "seat": seat}]
@@ -333,7 +373,16 @@ def _new_round(state: State) -> None:
 
 
 def eliminate(state: State, seat: str, events: list[Event], why: str) -> None:
-    """A seat that cannot play is out; its dice go to Limbo, the round ends ("Next!")."""
+    """A seat that cannot play is out. From level 5 its dice go to Limbo and the round
+    ends ("Next!"); before, only an overshoot leaves a seat without dice, the round has
+    just ended, and its wasteland stays as it is."""
+    if not rules(state).out_to_limbo:
+        state["out"].append(seat)
+        events.append(Event("out", {"seat": seat}))
+        if _finished(state, events):
+            return
+        state["queue"] = [{"do": "turn", "seat": next_roller(state, seat, events)}]
+        return
     dice = owned(state, seat)
     for d in dice:
         to_limbo(state, d, [], "its player is out")
@@ -349,17 +398,35 @@ def eliminate(state: State, seat: str, events: list[Event], why: str) -> None:
 
 
 def _finished(state: State, events: list[Event]) -> bool:
-    if not turn.finished(state, events):
+    """The last seat with dice wins (every level)."""
+    left = active(state)
+    if len(left) > 1:
         return False
+    state["winner"] = left[0]
+    state["pending"] = None
     state["queue"] = []
+    events.append(Event("winner", {"seat": left[0]}))
     return True
+
+
+def next_roller(state: State, seat: str, events: list[Event]) -> str:
+    """The next seat clockwise that rolls; a seat owing skipped turns loses one and is
+    passed."""
+    cand = seat
+    while True:
+        cand = next_seat(state, cand)
+        if state["skips"][cand] > 0:
+            state["skips"][cand] -= 1
+            events.append(Event("skipped", {"seat": cand}))
+            continue
+        return cand
 
 
 def _end(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     seat = step["seat"]
     white_sweep(state, events)
     state["roll"] = None
-    push(state, {"do": "turn", "seat": turn.next_roller(state, seat, events)})
+    push(state, {"do": "turn", "seat": next_roller(state, seat, events)})
 
 
 def _fistful(state: State, seat: str, events: list[Event]) -> bool:
@@ -396,7 +463,65 @@ def _resume(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
     state["pending"] = step["pending"]
 
 
+# -- levels 1-4: the compact stored state ------------------------------------------------
+BOOKKEEPING_AT_REST: dict[str, Any] = {"doubling": 0, "pugno": None, "chaos": None,
+                                       "tri": None, "duel": None}
+"""Keys a compact state leaves out that must be at rest when it is packed again."""
+DERIVED = ("last", "paired", "turns")
+"""Keys a compact state leaves out because nothing at its level reads them: the die of the
+last main roll (never twice, level 5), a Pair used (level 6), the count of main rolls."""
+
+
+def _implied(pending: dict[str, Any] | None) -> tuple[list[Step], dict[str, Any] | None]:
+    """The steps left and the roll in progress while a compact level waits on `pending`:
+    after a die resting on an edge is read, the roll settles and the turn ends; after the
+    level-4 icon choice, the turn ends."""
+    if pending is None or pending["kind"] not in ("read", "icon"):
+        return [], None
+    seat, die = pending["seat"], pending["die"]
+    roll = {"seat": seat, "die": die, "adjust": 0, "geared": False}
+    if pending["kind"] == "read":
+        return [{"do": "after-roll", "seat": seat, "die": die}, {"do": "end", "seat": seat}], roll
+    return [{"do": "end", "seat": seat}], roll
+
+
+def unpack(state: State) -> State:
+    """Give a compact (levels 1-4) state the turn engine's bookkeeping, at rest."""
+    if not rules(state).compact:
+        return state
+    seats = state["seats"]
+    queue, roll = _implied(state["pending"])
+    state.update(BOOKKEEPING_AT_REST, last={s: None for s in seats},
+                 forced={s: [] for s in seats}, paired={s: False for s in seats},
+                 queue=queue, roll=roll, turns=0)
+    for info in state["dice"].values():
+        info.update(pos=None, susp=None)
+    return state
+
+
+def pack(state: State) -> State:
+    """Take the bookkeeping out of a compact level's state again; it must be at rest."""
+    if not rules(state).compact:
+        return state
+    queue, roll = _implied(state["pending"])
+    problems = [k for k, v in BOOKKEEPING_AT_REST.items() if state[k] != v]
+    if state["queue"] != queue or state["roll"] != roll:
+        problems.append("queue")
+    if any(state["forced"].values()):
+        problems.append("forced")
+    if any(info["susp"] for info in state["dice"].values()):
+        problems.append("susp")
+    if problems:  # pragma: no cover - a level 1-4 rule left effects' state behind
+        raise RuntimeError(f"Dice Age level {state['level']}: cannot store {problems}")
+    for key in (*BOOKKEEPING_AT_REST, *DERIVED, "forced", "queue", "roll"):
+        del state[key]
+    for info in state["dice"].values():
+        del info["pos"], info["susp"]
+    return state
+
+
 STEPS = {"resume": _resume, "turn": _turn, "read": _read, "after-roll": _after_roll, "settle": _settle,
          "announce": _announce, "end": _end}
 
-__all__ = ["held", "push", "run", "main_roll", "start", "choose_side", "throw"]
+__all__ = ["held", "push", "run", "main_roll", "start", "choose_side", "throw", "pack",
+           "unpack", "skip", "recall", "next_roller"]

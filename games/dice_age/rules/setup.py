@@ -33,14 +33,17 @@ def first_player(state: State, rng: RngBase, events: list[Event]) -> str:
 
 
 def take(state: State, seat: str, die: str, events: list[Event]) -> None:
-    """One draft pick; the next seat clockwise picks next, the first player rolls first."""
+    """One draft pick; the next seat clockwise picks next; once the centre is empty the
+    first player's turn begins."""
     state["dice"][die].update(owner=seat, place="garden")
     events.append(Event("pick", {"seat": seat, "die": die}))
     if in_pool(state):
         state["pending"] = {"kind": "draft", "seat": next_seat(state, seat)}
     else:
+        from .flow import start
         events.append(Event("draft-done", {}))
-        state["pending"] = {"kind": "roll", "seat": state["first"]}
+        state["pending"] = None
+        start(state, state["first"])
 
 
 def _deal(state: State, dice: list[str], label: str, rng: RngBase,
@@ -74,4 +77,3 @@ def distribute(state: State, rng: RngBase, events: list[Event]) -> None:
         state["dice"][die].update(owner=None, place="limbo")
     if rest:
         events.append(Event("limbo", {"dice": rest}))
-    state["pending"] = {"kind": "roll", "seat": state["first"]}
