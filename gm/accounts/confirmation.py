@@ -1,9 +1,11 @@
 """E-mail confirmation: an address receives mail, and is read as a seat's sender, only
 once its owner has shown they read it.
 
-Only self-service sign-ups start unconfirmed (their Profile says so); users made by an
-admin, a fixture, `createsuperuser` or `manage.py demo` have no such flag and count as
-confirmed. The link carries a signed (user, address) pair with a timestamp, so nothing is
+Only accounts made by the former self-service sign-up, which created the account before
+its address was confirmed, can be unconfirmed (their Profile says so); today's sign-up
+(gm.accounts.signup) creates the account from the mailed link, so it starts confirmed.
+Users made by an admin, a fixture, `createsuperuser` or `manage.py demo` have no such
+flag and count as confirmed. The link carries a signed (user, address) pair with a timestamp, so nothing is
 stored for it, it dies after GM_CONFIRM_DAYS and it is void once the address changes.
 """
 

@@ -1,15 +1,26 @@
-"""Sign-up that does not tell anyone whether an address has an account.
+"""Sign-up that tells nobody whether an address, or a username, has an account.
 
-Whatever address is given, the sign-up page answers the same way: "we sent a mail to
-that address". A new address gets its account (unconfirmed) and the confirmation link; an
-address that already has an account gets no second one: its owner is told that someone
-tried to sign up with it, with a link to set a new password in case it was them. The
-page never logs the new account in (that alone would tell the two cases apart); the
-person logs in with the password they just chose.
+A sign-up creates nothing. It mails the address, and the page always answers the same
+("check your mail"), whatever exists:
 
-The address is unique case-insensitively in the database too (migration 0003), so two
-sign-ups racing with one address end in the second being treated as "already has an
-account", never in two accounts.
+- an address with no account gets a link (`/signup/confirm/<token>/`). The token is the
+  signed (username, address, page to come back to) with its time, so nothing is stored
+  for it and it dies after GM_CONFIRM_DAYS. Opening it shows a form: whoever reads the
+  mailbox chooses the password there (a password typed by someone signing up with another
+  person's address never becomes a way into an account on it), may change the username,
+  and the account is created, confirmed and logged in by that form;
+- an address that already has an account gets no link: its owner is told that someone
+  tried to sign up with it, with their username and a link to choose a new password.
+
+Since nothing is created before the link is opened, nothing reserves a username or an
+address: an attacker cannot learn whether an address has an account by signing up with
+it and then trying the same username again. A username taken by the time the link is
+opened (by an older account, or by another sign-up confirmed first) is said on the form,
+which asks for another. The unique indexes (username; LOWER(email), migration 0003)
+settle two confirmations racing: the second is told why and what to do.
+
+Mail to one address is capped (GM_SIGNUP_LIMIT per GM_SIGNUP_WINDOW, on top of the limit
+per client address), silently, so that the page does not change either.
 """
 
 from __future__ import annotations
@@ -18,17 +29,26 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import make_password
 from django.contrib.auth.tokens import default_token_generator
+from django.core import signing
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from . import confirmation
+from . import ratelimit
 
 log = logging.getLogger(__name__)
+SALT = "gm.accounts.signup"
+
+
+class SignupLinkError(ValueError):
+    """A sign-up link that is forged, damaged or expired."""
+
+
+class AddressTaken(Exception):
+    """The address of a sign-up link has an account by now (made by this link or another)."""
 
 
 def owner_of(email: str):
@@ -44,6 +64,41 @@ def reset_url(user) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
+def make_token(username: str, email: str, next_url: str = "") -> str:
+    return signing.dumps({"u": username, "e": email, "n": next_url}, salt=SALT, compress=True)
+
+
+def read_token(token: str) -> dict:
+    """{"username", "email", "next"} of a sign-up link; SignupLinkError if it is not good."""
+    try:
+        data = signing.loads(token, salt=SALT, max_age=settings.GM_CONFIRM_DAYS * 86400)
+    except signing.SignatureExpired:
+        raise SignupLinkError(
+            f"this sign-up link has expired (links last {settings.GM_CONFIRM_DAYS} days): "
+            "sign up again to get a new one") from None
+    except signing.BadSignature:
+        raise SignupLinkError("this sign-up link is not valid (copy the whole link from "
+                              "the mail, or sign up again)") from None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str)
+                                             for k in ("u", "e", "n")):
+        raise SignupLinkError("this sign-up link is not valid (sign up again)")
+    return {"username": data["u"], "email": data["e"], "next": data["n"]}
+
+
+def signup_url(username: str, email: str, next_url: str = "") -> str:
+    return settings.SITE_URL.rstrip("/") + reverse(
+        "signup-confirm", kwargs={"token": make_token(username, email, next_url)})
+
+
+def _send(subject: str, body: str, to: str, what: str) -> bool:
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+    except Exception:  # noqa: BLE001 - any mail failure: logged; the page says the same
+        log.exception("could not send the %s mail", what)
+        return False
+    return True
+
+
 def tell_the_owner(user) -> bool:
     """Mail the owner of an address that someone tried to sign up with it."""
     body = (f"Hello {user.username},\n\nsomeone (perhaps you) tried to create a new account "
@@ -51,30 +106,58 @@ def tell_the_owner(user) -> bool:
             "second account was made.\n\nIf it was you and you have forgotten your password, "
             f"choose a new one here:\n\n{reset_url(user)}\n\nYour username is "
             f"{user.username}. If it was not you, ignore this mail: nothing has changed.\n")
-    try:
-        send_mail("Someone tried to sign up with your address", body,
-                  settings.DEFAULT_FROM_EMAIL, [user.email])
-    except Exception:  # noqa: BLE001 - any mail failure: logged; the page says the same
-        log.exception("could not tell user %s about a sign-up with their address", user.pk)
-        return False
-    return True
+    return _send("Someone tried to sign up with your address", body, user.email,
+                 f"'already has an account' (user {user.pk})")
 
 
-def register(form) -> None:
-    """Act on a valid SignupForm: a new account, or a note to the address's owner."""
-    owner = owner_of(form.cleaned_data["email"])
+def send_link(username: str, email: str, next_url: str = "") -> bool:
+    """Mail the link that creates the account to an address that has none."""
+    body = (f"Hello,\n\nsomeone (we hope you) asked for an account named {username} with "
+            f"this address ({email}). Open this link to choose your password and create "
+            f"the account:\n\n{signup_url(username, email, next_url)}\n\n"
+            f"The link works for {settings.GM_CONFIRM_DAYS} days; no account exists until "
+            "you use it. If you did not sign up, ignore this mail: nothing happens.\n")
+    return _send("Create your account: confirm your e-mail address", body, email,
+                 "sign-up link")
+
+
+def register(username: str, email: str, next_url: str = "") -> None:
+    """Act on a valid sign-up: a link to a free address, a note to a taken one's owner.
+
+    Creates nothing and returns nothing: the caller answers the same in every case.
+    """
+    email = email.strip()
+    if ratelimit.hit("signup-mail", email.lower(), settings.GM_SIGNUP_LIMIT,
+                     settings.GM_SIGNUP_WINDOW) is not None:
+        log.info("sign-up mail to one address over the limit: not sent")
+        return
+    owner = owner_of(email)
     if owner is None:
-        try:
-            with transaction.atomic():
-                user = form.save()
-                confirmation.mark_unconfirmed(user)
-        except IntegrityError:  # the same address signed up a moment ago (unique index)
-            owner = owner_of(form.cleaned_data["email"])
-            if owner is None:
-                raise
-        else:
-            confirmation.send_confirmation(user)
-            return
-    # The same work as a new account (hashing the password), so time tells nothing either.
-    make_password(form.cleaned_data.get("password1") or "")
-    tell_the_owner(owner)
+        send_link(username, email, next_url)
+    else:
+        tell_the_owner(owner)
+
+
+def create_account(form, email: str):
+    """The account from a valid SignupConfirmForm and the link's address.
+
+    AddressTaken if the address has an account by now; a username taken meanwhile is put
+    on the form as its error (the caller shows the form again) and None returned.
+    """
+    if owner_of(email) is not None:
+        raise AddressTaken(email)
+    try:
+        with transaction.atomic():
+            user = form.save(commit=False)
+            user.email = email
+            user.save()
+    except IntegrityError:  # a confirmation racing this one took the address or the name
+        if owner_of(email) is not None:
+            raise AddressTaken(email) from None
+        username = form.cleaned_data["username"]
+        if get_user_model().objects.filter(username__iexact=username).exists():
+            form.add_error("username", "This username was taken a moment ago; choose "
+                                       "another.")
+            return None
+        raise
+    return user

@@ -6,6 +6,7 @@ from . import views
 urlpatterns = [
     path("signup/", views.signup_page, name="signup"),
     path("signup/sent/", views.signup_sent, name="signup-sent"),
+    path("signup/confirm/<str:token>/", views.signup_confirm, name="signup-confirm"),
     path("password-reset/", auth_views.PasswordResetView.as_view(
         success_url="/password-reset/sent/"), name="password-reset"),
     path("password-reset/sent/", auth_views.PasswordResetDoneView.as_view(),

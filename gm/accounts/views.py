@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -21,7 +21,7 @@ from rest_framework.throttling import AnonRateThrottle
 
 from . import confirmation, ratelimit, signup, tokens
 from .clientip import client_ip
-from .forms import SignupForm, TokenForm
+from .forms import SignupConfirmForm, SignupForm, TokenForm
 
 
 def _minutes(seconds: float) -> str:
@@ -35,36 +35,83 @@ def signup_page(request: HttpRequest) -> HttpResponse:
         wait = ratelimit.hit("signup", client_ip(request), settings.GM_SIGNUP_LIMIT,
                              settings.GM_SIGNUP_WINDOW)
         if wait is not None:
-            form.add_error(None, "Too many new accounts from your address; try again in "
+            form.add_error(None, "Too many sign-ups from your address; try again in "
                                  f"{_minutes(wait)}.")
             response = render(request, "registration/signup.html", {"form": form},
                               status=429)
             response["Retry-After"] = str(wait)
             return response
-        signup.register(form)  # a new account, or a note to the address's owner
-        request.session["signup"] = {"email": form.cleaned_data["email"],
-                                     "next": _safe_next(request)}
+        # A link to a free address, a note to a taken one's owner: nothing is created.
+        signup.register(form.cleaned_data["username"], form.cleaned_data["email"],
+                        _safe_next(request))
+        request.session["signup"] = {"email": form.cleaned_data["email"]}
         return redirect("signup-sent")
     return render(request, "registration/signup.html", {"form": form})
 
 
 def _safe_next(request: HttpRequest) -> str:
-    """The page to come back to after logging in (e.g. an invite link), if it is ours."""
+    """The page to come back to once the account exists (e.g. an invite link), if ours."""
     nxt = request.POST.get("next") or request.GET.get("next", "")
-    if nxt and url_has_allowed_host_and_scheme(nxt, {request.get_host()},
-                                               require_https=request.is_secure()):
-        return nxt
-    return ""
+    return nxt if _ours(request, nxt) else ""
+
+
+def _ours(request: HttpRequest, url: str) -> bool:
+    return bool(url) and url_has_allowed_host_and_scheme(
+        url, {request.get_host()}, require_https=request.is_secure())
 
 
 def signup_sent(request: HttpRequest) -> HttpResponse:
-    """The one answer to every sign-up, whether or not the address had an account."""
+    """The one answer to every sign-up, whatever exists."""
     data = request.session.get("signup") or {}
     return render(request, "registration/signup_sent.html", {
-        "email": data.get("email", ""), "next": data.get("next", "")})
+        "email": data.get("email", ""), "days": settings.GM_CONFIRM_DAYS})
+
+
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The mailed link: choose a password (and the username again if it is taken by now);
+    the account is created, confirmed and logged in. GET only shows the form, so a mail
+    scanner that opens links creates nothing."""
+    try:
+        pending = signup.read_token(token)
+    except signup.SignupLinkError as exc:
+        return render(request, "registration/signup_failed.html", {"error": str(exc)},
+                      status=400)
+    email = pending["email"]
+    if signup.owner_of(email) is not None:
+        return _address_taken(request, email)
+    if request.method == "POST":
+        form = SignupConfirmForm(request.POST, email=email)
+        if form.is_valid():
+            try:
+                user = signup.create_account(form, email)
+            except signup.AddressTaken:
+                return _address_taken(request, email)
+            if user is not None:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome, {user.username}: your account is made "
+                                          f"and {user.email} is confirmed.")
+                nxt = pending["next"]
+                return redirect(nxt if _ours(request, nxt) else "/")
+    else:
+        form = SignupConfirmForm(email=email, initial={"username": pending["username"]})
+    # Say at once (before any typing) that the name asked for is taken by now.
+    taken = (request.method == "GET" and get_user_model().objects.filter(
+        username__iexact=pending["username"]).exists())
+    return render(request, "registration/signup_confirm.html", {
+        "form": form, "email": email, "taken": pending["username"] if taken else ""})
+
+
+def _address_taken(request: HttpRequest, email: str) -> HttpResponse:
+    """Only whoever holds the link's mailbox gets here: they may know the address is used."""
+    return render(request, "registration/signup_failed.html", {
+        "error": f"{email} has an account already (perhaps this link made it): log in, "
+                 "or choose a new password if you have forgotten it", "taken": True},
+        status=409)
 
 
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """Confirmation of an account made unconfirmed by the former sign-up (before links
+    created the account), still honoured; the account page sends it again."""
     try:
         user = confirmation.confirm(token)
     except confirmation.ConfirmationError as exc:

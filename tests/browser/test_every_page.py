@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gm.accounts import signup
 from gm.play import actions
 
 from .conftest import LAPTOP, PHONE, axe_violations, login, overflow, screenshot
@@ -47,6 +48,8 @@ def pages(world) -> list[tuple[str, str | None, str]]:
     return [*rules,
         ("signup", None, "/signup/"),
         ("signup-sent", None, "/signup/sent/"),
+        ("signup-confirm", None,
+         f"/signup/confirm/{signup.make_token('newcomer', 'newcomer@example.org')}/"),
         ("password-reset", None, "/password-reset/"),
         ("account", "alice", "/account/"),
         ("game-duelists", "alice", f"/games/{du}/"),

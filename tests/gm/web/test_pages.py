@@ -34,14 +34,22 @@ def _text(resp) -> str:
     return resp.content.decode()
 
 
+def _signup_link() -> str:
+    from django.core import mail
+
+    return re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+
+
 def test_signup_then_lobby():
     c = Client()
-    resp = c.post("/signup/", {"username": "newbie", "email": "n@example.org",
-                               "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+    resp = c.post("/signup/", {"username": "newbie", "email": "n@example.org"})
     assert resp.status_code == 302 and resp["Location"] == "/signup/sent/"
-    assert c.post("/login/", {"username": "newbie", "password": "a-long-pass-phrase"}
-                  ).status_code == 302
+    resp = c.post(_signup_link(), {"username": "newbie", "password1": "a-long-pass-phrase",
+                                   "password2": "a-long-pass-phrase"})
+    assert resp.status_code == 302 and resp["Location"] == "/"
     assert "newbie" in c.get("/").content.decode()
+    assert Client().post("/login/", {"username": "newbie", "password": "a-long-pass-phrase"}
+                         ).status_code == 302
 
 
 def test_new_game_options_are_fields_from_engine_metadata(gm_user):
@@ -528,17 +536,14 @@ def test_signup_from_an_invite_link_comes_back_to_the_invite(gm_user):
     c = Client()
     invite = _text(c.get(f"/games/{game.pk}/invite/"))
     link = unescape(re.search(r'href="(/signup/\?next=[^"]+)"', invite).group(1))
-    resp = c.post(link, {"username": "newbie", "email": "n@example.org",
-                         "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+    resp = c.post(link, {"username": "newbie", "email": "n@example.org"})
     assert resp.status_code == 302 and resp["Location"] == "/signup/sent/"
-    # The mail-check page's log-in link comes back to the invite.
-    login_link = unescape(re.search(r'href="(/login/\?next=[^"]+)"',
-                                    _text(c.get(resp["Location"]))).group(1))
-    back = c.post(login_link, {"username": "newbie", "password": "a-long-pass-phrase"})
+    # The mailed link makes the account and comes back to the invite, logged in.
+    back = c.post(_signup_link(), {"username": "newbie", "password1": "a-long-pass-phrase",
+                                   "password2": "a-long-pass-phrase"})
     assert back.status_code == 302 and back["Location"] == f"/games/{game.pk}/invite/"
     assert 'id="join"' in _text(c.get(back["Location"]))
     other = Client()
     other.post("/signup/?next=https://evil.example/", {
-        "username": "newbie2", "email": "n2@example.org",
-        "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+        "username": "newbie2", "email": "n2@example.org"})
     assert "evil.example" not in _text(other.get("/signup/sent/"))
