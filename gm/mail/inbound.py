@@ -90,6 +90,7 @@ class _Verdict:
     submission: Submission | None = None
     context: dict[str, Any] = field(default_factory=dict)
     reply: bool = True
+    draft: Any = None  # writes the reply instead of replies.draft_reply (press.gm_reply)
 
 
 class _AlreadyDone(Exception):
@@ -113,8 +114,8 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
             verdict = _decide(mail, envelope, timer)
             with timer("reply"):
                 draft, suppressed = (None, "loop mail") if not verdict.reply else \
-                    replies.draft_reply(row, mail, verdict.outcome, verdict.seat,
-                                        verdict.context)
+                    (verdict.draft or replies.draft_reply)(row, mail, verdict.outcome,
+                                                           verdict.seat, verdict.context)
             with timer("store"):
                 # The claim: only a row still "received" takes an outcome. A concurrent
                 # delivery of the same message waits on this row (or on the turn) until
@@ -205,6 +206,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         except mime.NoText as exc:
             no_text = _Verdict(Outcome.NO_TEXT, str(exc))
     with timer("authenticate"):
+        gm = press.gm_reply(mail, text)  # to a GM's press address: the GM answering press
+        if gm is not None:
+            return _Verdict(gm.outcome, gm.detail, context=gm.context, draft=gm.draft)
         try:
             found = route(mail.recipients, text, replies.reply_facts(mail.sender))
         except RouteError as exc:

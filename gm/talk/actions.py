@@ -101,16 +101,17 @@ def _notify(game: Game, message: Message) -> None:
     """Mail the recipient (the seat's player, or the GM) through the mail outbox.
 
     A seat's mail carries the seat's reply address as Reply-To: replying to it posts
-    press back to the sender (gm.mail.press). The GM has no seat address and answers
-    on the game page."""
+    press back to the sender (gm.mail.press). Press to the GM end goes to the GM and each
+    co-GM, each mail with a reply address of its own for that message and reader:
+    replying to it posts the answer as the GM (gm.mail.press.gm_reply)."""
     try:
-        from gm.mail import compose, outbox, prefs
+        from gm.mail import compose, outbox, prefs, press
         from gm.mail.models import Kind
     except ImportError:  # the mail app is optional
         return
     seat = None
     if message.recipient == GM_END:
-        users = [game.gm]
+        users = [game.gm, *game.co_gms.exclude(pk=game.gm_id).order_by("pk")]
     else:
         seat = game.seats.filter(name=message.recipient).select_related("user").first()
         users = [seat.user] if seat and seat.user else []
@@ -120,13 +121,14 @@ def _notify(game: Game, message: Message) -> None:
         if not user.email or not prefs.wants(user, Kind.PRESS):  # confirmed addresses only
             continue
         headers, unsubscribe = compose.headers_for(Kind.PRESS, user)
-        how = (f"Reply to this mail to answer {message.sender} privately (write above the "
-               f"quote), or answer on the game page: {link}" if seat is not None
-               else f"Answer on the game page: {link}")
+        as_gm = " as GM" if seat is None else ""
+        how = (f"Reply to this mail to answer {message.sender} privately{as_gm} (write "
+               f"above the quote), or answer on the game page: {link}")
         outbox.enqueue(
             key=press_key(message.pk, user.pk), kind=Kind.PRESS, to=user.email, user=user,
             subject=compose.header_value(f"[{title}] press from {message.sender}"),
-            headers=headers, reply_to=seat.reply_address if seat is not None else "",
+            headers=headers, reply_to=seat.reply_address if seat is not None
+            else press.gm_reply_address(message.pk, user.pk),
             text=(f"{message.sender} writes to {message.recipient} in {game.title}:\n\n"
                   f"{message.markdown}\n\n{how}\n"
                   + compose.footer(Kind.PRESS.label, unsubscribe)))
