@@ -1,6 +1,7 @@
 """The Combat Dice order language, built on the shared grammar (games.core.orders).
 
 Arming turn:   EQUIP <item>, <item>, <item>      SPECIALTY <die> <die> ...
+               (several EQUIP or SPECIALTY lines add up)
                (a charm names its spell: EQUIP SWORD, SPELL CHARM HEAL, LIGHT ARMOR)
 Every turn:    REROLL | KEEP | WIELD <weapon> | YIELD | CAST [<spell>]
 Shared:        IF <test> [AND <test>] THEN <order> [ELSE <order>],
@@ -165,6 +166,16 @@ def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
         if item is None:
             raise OrderSyntax(f"unknown item {words!r}", catalog.item_hint(words))
         chosen.append(item)
+    _check_kit(chosen)
+    real = [i for i in chosen if not i.absent]
+    order: dict[str, Any] = {"op": "equip", "items": [i.id for i in real]}
+    if spells:
+        order["spell"] = spells[0]
+    return order
+
+
+def _check_kit(chosen: list[catalog.Item]) -> None:
+    """Raise OrderSyntax when a kit breaks the carrying rules."""
     ids = [i.id for i in chosen]
     for item_id, n in Counter(ids).items():
         if n > 1 and item_id == catalog.CHARM:
@@ -188,10 +199,43 @@ def _equip(tokens: list[str], ctx: Any) -> dict[str, Any]:
         raise OrderSyntax(f"too many items: {len(real)} listed, a combatant carries "
                           f"at most {MAX_ITEMS}", "drop " + ", ".join(
                               i.label for i in real[MAX_ITEMS:]))
-    order: dict[str, Any] = {"op": "equip", "items": [i.id for i in real]}
-    if spells:
-        order["spell"] = spells[0]
-    return order
+
+
+def _join(first: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """Two arming lines of one kind as one order: the kit grows, or the dice do."""
+    if first["op"] == "specialty":
+        return {"op": "specialty", "dice": sorted(first["dice"] + more["dice"],
+                                                  key=catalog.SPECIALTY_ORDER.index)}
+    ids = first["items"] + more["items"]
+    _check_kit([catalog.ALL_ITEMS[i] for i in ids])
+    joined: dict[str, Any] = {"op": "equip", "items": ids}
+    spell = first.get("spell") or more.get("spell")
+    if spell:
+        joined["spell"] = spell
+    return joined
+
+
+def _merge_arming(items: list[tuple[int, dict[str, Any]]], errors: list[OrderError]
+                  ) -> list[tuple[int, dict[str, Any]]]:
+    """Several EQUIP lines add up to one kit and several SPECIALTY lines to one set of
+    dice (the order form's one-item buttons each add a line); the kit rules apply to
+    the whole, and a line that breaks them is refused."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    at: dict[str, int] = {}
+    for number, item in items:
+        op = item["order"]["op"] if "order" in item else None
+        if op in ARM_OPS and op in at:
+            first_number, first = out[at[op]]
+            try:
+                out[at[op]] = (first_number, {**first, "order": _join(first["order"],
+                                                                      item["order"])})
+            except OrderSyntax as exc:
+                errors.append(OrderError(number, exc.message, exc.hint))
+            continue
+        if op in ARM_OPS:
+            at[op] = len(out)
+        out.append((number, item))
+    return out
 
 
 def _specialty(tokens: list[str], ctx: Any) -> dict[str, Any]:
@@ -427,6 +471,8 @@ def parse(state: dict[str, Any], seat: str, text: str) -> Orders:
             items.append((line.number, item))
         except OrderSyntax as exc:
             errors.append(OrderError(line.number, exc.message, exc.hint))
+    if state["phase"] == "arm":
+        items = _merge_arming(items, errors)
     errors.extend(_whole(state, seat, items))
     refused = {e.line for e in errors}
     accepted = [GRAMMAR.render(i) for n, i in items if n not in refused]
@@ -508,8 +554,8 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
         return {
             "title": "Arm your combatant",
             "help": ("List up to three items (at most one armour, one shield and one spell "
-                     "charm) with EQUIP; a spell charm names its spell, which stays secret "
-                     "until cast. Advanced combatants also name their specialty dice with "
+                     "charm) with EQUIP, on one line or several; a spell charm names its spell, "
+                     "which stays secret until cast. Advanced combatants also name their specialty dice with "
                      "SPECIALTY, as many as their roll gave them (see your view). STANDING "
                      "orders for the fight may follow."),
             "choices": ["EQUIP " + i.label for i in catalog.ITEMS.values()

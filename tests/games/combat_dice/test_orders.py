@@ -39,6 +39,11 @@ STATES = {
     ("basic-arming", "EQUIP no weapon, no armor, no shield", "EQUIP UNARMED"),
     ("basic-arming", STANDARD + "\nSTANDING IF ATTACK < 2 THEN REROLL",
      STANDARD + "\nSTANDING IF ATTACK < 2 THEN REROLL"),
+    # the order form's one-item buttons each add a line: the lines add up
+    ("basic-arming", "EQUIP SWORD\nEQUIP MEDIUM SHIELD\nEQUIP LIGHT ARMOR", STANDARD),
+    ("advanced-arming", "EQUIP SWORD\nSPECIALTY STRENGTH\nEQUIP LIGHT ARMOR\n"
+     "SPECIALTY PROWESS\nSPECIALTY STRENGTH",
+     "EQUIP SWORD, LIGHT ARMOR\nSPECIALTY STRENGTH STRENGTH PROWESS"),
     ("advanced-arming", STANDARD + "\nSPECIALTY strength prowess STRENGTH",
      STANDARD + "\nSPECIALTY STRENGTH STRENGTH PROWESS"),
     ("advanced-arming", STANDARD + "\nSPECIALTY 2 evasion, armour",
@@ -87,7 +92,10 @@ def test_accepted(where, text, canonical):
     ("basic-arming", "REROLL", 0, "EQUIP order", ""),
     ("basic-arming", STANDARD + "\nREROLL", 2, "arming turn", "STANDING"),
     ("basic-arming", STANDARD + "\nSPECIALTY STRENGTH", 2, "no specialty dice", ""),
-    ("basic-arming", STANDARD + "\n" + STANDARD, 2, "second unconditional EQUIP", ""),
+    # EQUIP lines add up to one kit, so a second whole kit lists every item twice
+    ("basic-arming", STANDARD + "\n" + STANDARD, 2, "SWORD is listed twice", ""),
+    ("basic-arming", "EQUIP SWORD, LIGHT ARMOR\nEQUIP HEAVY ARMOR", 2, "two armours", ""),
+    ("basic-arming", "EQUIP SWORD, CLUB\nEQUIP FLAIL, DAGGER", 2, "too many items", ""),
     ("basic-arming", "EQUIP SWORD\nSTANDING WIELD BOW", 2, "do not carry", ""),
     ("advanced-arming", STANDARD, 0, "choose your 3 specialty dice", "SPECIALTY"),
     ("advanced-arming", STANDARD + "\nSPECIALTY STRENGTH", 2,
