@@ -11,19 +11,82 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import importlib.util
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 from email.message import EmailMessage
-from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
-# compat32 parsing into EmailMessage objects: get_body()/is_attachment() work, and headers
-# stay raw strings (decoded only where needed), which is ~15x faster than policy.default
-# parsing every header into objects (see bench/inbound.py).
-_PARSER = BytesParser(_class=EmailMessage, policy=policy.compat32)
+# compat32 parsing into EmailMessage objects (`parse_message`): get_body()/is_attachment()
+# work, and headers stay raw strings (decoded only where needed), which is ~15x faster
+# than policy.default parsing every header into objects (see bench/inbound.py).
+
+
+class _Boundary:
+    """What `re.compile` of the email package's boundary pattern gives, without compiling
+    a regular expression: the line starts with the separator, and the fixed rest of the
+    pattern is matched by one expression compiled once."""
+
+    __slots__ = ("separator", "at")
+    TAIL = r"(?P<end>--)?(?P<ws>[ \t]*)(?P<linesep>\r\n|\r|\n)?$"
+    _tail = re.compile(TAIL)
+
+    def __init__(self, separator: str) -> None:
+        self.separator = separator
+        self.at = len(separator)
+
+    def match(self, line: str) -> re.Match[str] | None:
+        if not line.startswith(self.separator):
+            return None
+        return self._tail.match(line, self.at)
+
+
+class _BoundaryRe:
+    """The `re` module as the private feed parser below sees it. The email package
+    compiles `(?P<sep>--<boundary>)(?P<end>--)?...` for every multipart it reads, and every
+    message has its own boundary: a fresh compile each time (about a third of the parse
+    of a multipart mail), and one that pushes other patterns out of `re`'s cache. Any
+    other pattern goes to `re` itself."""
+
+    _head, _end = "(?P<sep>", ")" + _Boundary.TAIL
+    escape = staticmethod(re.escape)
+
+    @classmethod
+    def compile(cls, pattern: str, flags: int = 0) -> Any:
+        if not flags and pattern.startswith(cls._head) and pattern.endswith(cls._end):
+            escaped = pattern[len(cls._head):-len(cls._end)]
+            separator = re.sub(r"\\(.)", r"\1", escaped, flags=re.DOTALL)
+            if re.escape(separator) == escaped:
+                return _Boundary(separator)
+        return re.compile(pattern, flags)
+
+
+def _feedparser_module() -> Any:
+    """A private copy of `email.feedparser` whose `re` is `_BoundaryRe` (the module the
+    rest of the process imports is left as it is)."""
+    spec = importlib.util.find_spec("email.feedparser")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.re = _BoundaryRe
+    return module
+
+
+_FEED = _feedparser_module()
+
+
+def parse_message(raw: bytes, *, headersonly: bool = False) -> EmailMessage:
+    """`BytesParser(_class=EmailMessage, policy=compat32).parsebytes(raw, headersonly)`,
+    through the private feed parser (same bytes in, same message out)."""
+    parser = _FEED.BytesFeedParser(_factory=EmailMessage, policy=policy.compat32)
+    if headersonly:
+        parser._set_headersonly()
+    parser.feed(raw)
+    return parser.close()
+
 
 _LOOP_LOCALPARTS = {"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply",
                     "donotreply", "bounce", "bounces"}
@@ -92,9 +155,9 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
     if headers_only:
         head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw[:65536] else \
             raw[:65536].split(b"\n\n", 1)[0]
-        msg = _PARSER.parsebytes(head + b"\n\n", headersonly=True)
+        msg = parse_message(head + b"\n\n", headersonly=True)
     else:
-        msg = _PARSER.parsebytes(raw)
+        msg = parse_message(raw)
     mid = normalise_message_id(_header(msg, "Message-ID")) or f"sha256-{digest}@inbound"
     rcpts: list[str] = [a.lower() for a in (envelope.recipients if envelope else [])]
     for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
