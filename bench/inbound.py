@@ -142,12 +142,15 @@ def main(argv: list[str] | None = None) -> None:
           + ", after: " + " ".join(f"{x:.2f}" for x in load_after)
           + f" ({os.cpu_count()} CPUs)")
     print(f"outcomes: {outcomes}")
-    steps["other"] = max(0.0, total - sum(steps.values()))
-    order = ["parse", "store", "authenticate", "strip", "validate", "reply", "other"]
-    for name in order:
+    order = ["parse", "store", "authenticate", "strip", "validate", "reply"]
+    steps["other"] = max(0.0, total - sum(steps.get(k, 0.0) for k in order))
+    steps["cpu:other"] = max(0.0, cpu - sum(steps.get("cpu:" + k, 0.0) for k in order))
+    print("step           wall share  wall ms/msg  CPU ms/msg (this process)")
+    for name in [*order, "other"]:
         seconds = steps.get(name, 0.0)
         print(f"  {name:<13} {100 * seconds / total:5.1f} %  "
-              f"{1000 * seconds / args.messages:7.3f} ms/msg")
+              f"{1000 * seconds / args.messages:7.3f}      "
+              f"{1000 * steps.get('cpu:' + name, 0.0) / args.messages:7.3f}")
     if profiler is not None:
         import pstats
 

@@ -14,12 +14,12 @@ import hashlib
 import importlib.util
 import re
 from dataclasses import dataclass, field
-from typing import Any
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
+from typing import Any
 
 # compat32 parsing into EmailMessage objects (`parse_message`): get_body()/is_attachment()
 # work, and headers stay raw strings (decoded only where needed), which is ~15x faster
@@ -186,6 +186,8 @@ def _header(msg: EmailMessage, name: str) -> str:
 def _decoded(msg: EmailMessage, name: str) -> str:
     """A header with RFC 2047 encoded words decoded (for display: the subject)."""
     raw = _header(msg, name)
+    if "=?" not in raw:  # no encoded word: nothing to decode (the usual subject)
+        return raw
     try:
         return str(make_header(decode_header(raw)))
     except (LookupError, UnicodeDecodeError, ValueError, HeaderParseError):
