@@ -148,8 +148,15 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
                   reply_id=reply_id, detail=verdict.detail)
 
 
+_DRAFT_KEYS = {"key", "kind", "to", "user", "subject", "text", "html", "headers", "reply_to",
+               "message_id", "turn", "inbound"}
+
+
 def _reply_values(draft: dict[str, Any]) -> dict[str, Any]:
     """`replies.draft_reply`'s `outbox.enqueue` arguments as the outbox row's columns."""
+    unknown = set(draft) - _DRAFT_KEYS
+    if unknown:
+        raise TypeError(f"a reply draft with arguments outbox.enqueue does not take: {unknown}")
     user, turn, inbound = draft.get("user"), draft.get("turn"), draft.get("inbound")
     return {"key": draft["key"][:200], "kind": draft["kind"], "to": draft["to"],
             "user_id": user.pk if user is not None else None,
