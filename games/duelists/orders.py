@@ -348,7 +348,9 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
                                     "token", "defend SECOND"))
         elif op == "absorb":
             if seen[op] > len(state["turn"]["attacks"]) - state["turn"]["index"]:
-                problems.append((i, "more ABSORB orders than attacks this turn", ""))
+                problems.append((i, "more ABSORB orders than attacks this turn",
+                                 "one ABSORB line per hit; name several cards on one line, "
+                                 "e.g. ABSORB HAND Armor, Armor"))
         elif op == "exhaust":
             armor = sum(1 for c in hand if c == cards.ARMOR)
             if seen[op] > 1:

@@ -149,3 +149,15 @@ def test_a_spear_charge_offers_no_hand_absorb():
     prompt = ENGINE.decision(duel(p1, p2)).prompts["P2"]
     assert not any(c.startswith("ABSORB HAND") for c in prompt["choices"])
     assert "ABSORB FROM DECK" in prompt["choices"] and "Spear Charge" in prompt["help"]
+
+
+def test_two_one_card_absorb_buttons_against_one_hit_say_how_to_list_several():
+    p1 = seat("isdra", hand=["Lunge", "Armor"], deck=["Armor"] * 6,
+              queue=[_up("Crossed Blades"), "Quick Stab", "Lunge"])
+    p2 = seat("nathrax", hand=["Armor", "Spear Charge"], deck=["Armor"] * 3,
+              queue=[_up("Fur Guard"), "Spear Thrust", "Haft Strike"])
+    state = duel(p1, p2)
+    with pytest.raises(OrdersInvalid) as exc:
+        ENGINE.parse_orders(state, "P2", "ABSORB HAND Armor\nABSORB HAND Spear Charge")
+    (error,) = exc.value.errors
+    assert error.line == 2 and "ABSORB HAND Armor, Armor" in error.hint
