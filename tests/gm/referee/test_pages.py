@@ -3,6 +3,7 @@ verify."""
 
 import copy
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -156,3 +157,16 @@ def test_held_turn_preview_shows_the_reports_before_release(race, gm_user, play_
     actions.release(race, gm_user, "ok")
     r = client_for(gm_user).get(f"/games/{race.pk}/gm/turns/1/")
     assert b"Reports as they will go out" not in r.content
+
+
+def test_held_turn_preview_keeps_one_h1_and_names_each_audience(make_game, gm_user, play_turn):
+    """The engine's reports start with a markdown '#' title: in the preview they sit under
+    the page's own headings (one h1 per page), and each is labelled for whom it goes."""
+    game = make_game("combat_dice", 2)
+    actions.set_hold(game, gm_user, "review", True)
+    play_turn(game, {s: "EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR" for s in ("P1", "P2")})
+    page = client_for(gm_user).get(f"/games/{game.pk}/gm/turns/1/").content.decode()
+    assert "Reports as they will go out" in page
+    assert page.count("<h1") == 1, page
+    labels = re.findall(r"<summary>(.*?)</summary>", page)
+    assert "*" not in labels and "GM only" in labels and "public" in labels, labels
