@@ -427,8 +427,10 @@ def parse(state: State, seat: str, text: str) -> Orders:
     problems = _check(state, seat, items)
     if problems:
         numbers = [line.number for line in order_lines(text)]
+        refused = {i for i, _, _ in problems}
         raise OrdersInvalid([OrderError(numbers[i] if i >= 0 else 0, msg, hint)
-                             for i, msg, hint in problems], lines)
+                             for i, msg, hint in problems],
+                            [line for i, line in enumerate(lines) if i not in refused])
     return Orders(seat, items, "\n".join(lines))
 
 

@@ -66,6 +66,16 @@ def test_every_error_is_reported_at_once_with_hints():
     assert "did you mean ARMOR" in errors[1].hint
 
 
+def test_a_refused_line_is_not_also_listed_as_understood():
+    """The page and the mail show "lines understood" beside the errors: a line the rules
+    refuse (one card queued, a card not in hand) is an error, never understood too."""
+    state = standard()
+    with pytest.raises(OrdersInvalid) as exc:
+        ENGINE.parse_orders(state, "P1", "PLAN Lunge\nSET 5")
+    assert [e.line for e in exc.value.errors] == [2]
+    assert exc.value.accepted == ["PLAN Lunge"]
+
+
 def test_a_seat_that_owes_nothing_is_told_so():
     state = standard()
     state["awaiting"] = {"P1": "turn"}
