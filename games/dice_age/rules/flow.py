@@ -373,28 +373,25 @@ def _new_round(state: State) -> None:
 
 
 def eliminate(state: State, seat: str, events: list[Event], why: str) -> None:
-    """A seat that cannot play is out. From level 5 its dice go to Limbo and the round
-    ends ("Next!"); before, only an overshoot leaves a seat without dice, the round has
-    just ended, and its wasteland stays as it is."""
-    if not rules(state).out_to_limbo:
-        state["out"].append(seat)
-        events.append(Event("out", {"seat": seat}))
-        if _finished(state, events):
-            return
-        state["queue"] = [{"do": "turn", "seat": next_roller(state, seat, events)}]
-        return
-    dice = owned(state, seat)
+    """A seat that cannot play is out and the next roller clockwise starts the new round
+    (a seat owing a skipped turn is passed, as at any turn). From level 5 its dice go to
+    Limbo and the round ends ("Next!"); before, only an overshoot leaves a seat without
+    dice, the round has just ended, and its wasteland stays as it is."""
+    limbo = rules(state).out_to_limbo
+    dice = owned(state, seat) if limbo else []
     for d in dice:
         to_limbo(state, d, [], "its player is out")
     state["out"].append(seat)
-    events.append(Event("eliminated", {"seat": seat, "why": why, "dice": dice}))
+    events.append(Event("eliminated", {"seat": seat, "why": why, "dice": dice}) if limbo
+                  else Event("out", {"seat": seat}))
     if _finished(state, events):
         return
-    back = _valley_home(state)
-    white_sweep(state, events)
-    _new_round(state)
-    events.append(Event("round-end", {"back": back}))
-    state["queue"] = [{"do": "turn", "seat": next_seat(state, seat)}]
+    if limbo:
+        back = _valley_home(state)
+        white_sweep(state, events)
+        _new_round(state)
+        events.append(Event("round-end", {"back": back}))
+    state["queue"] = [{"do": "turn", "seat": next_roller(state, seat, events)}]
 
 
 def _finished(state: State, events: list[Event]) -> bool:
