@@ -108,3 +108,28 @@ def test_the_escaped_hero_with_the_most_treasure_wins_and_a_tie_shares_it():
     assert ENGINE.result(st)["winners"] == ["P2"]
     st["chars"]["P3"]["status"] = "escaped"
     assert ENGINE.result(st)["winners"] == ["P2", "P3"]
+
+
+def test_the_readmes_map_of_rules_to_tests_names_real_tests():
+    """games/dungeonquest/README.md, "Rules and their tests": every test it names exists."""
+    import fnmatch
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    readme = (here.parents[2] / "games" / "dungeonquest" / "README.md").read_text()
+    table = readme.split("## Rules and their tests", 1)[1].split("\n## ", 1)[0]
+    tests = {p.stem: set(re.findall(r"^def (test_\w+)", p.read_text(), re.M))
+             for p in here.glob("test_*.py")}
+    named = 0
+    for row in (r for r in table.splitlines() if r.startswith("| ")):
+        module = None
+        for ref in re.findall(r"`([^`]+)`", row):
+            if "::" not in ref:
+                assert ref.split()[0] in tests, ref
+                continue
+            mod, name = ref.split("::")
+            module = module if mod == "…" else mod
+            assert any(fnmatch.fnmatch(t, name) for t in tests.get(module, ())), ref
+            named += 1
+    assert named > 50
