@@ -184,12 +184,15 @@ def route_to(board: Board, start: str, entry: str | None, targets: set[str],
     """
     if start in targets:
         return None, 0, start
-    best: dict[tuple[str, str | None], int] = {(start, entry): 0}
+    # A square's way on depends on the side it was entered by only in a tower, a chasm,
+    # a pit or a cave-in; everywhere else one state per square is enough.
+    keyed = {sq for sq, c in board.items() if c["kind"] in ("tower", "chasm", "pit", "cave-in")}
+    best: dict[tuple[str, str | None], int] = {(start, entry if start in keyed else None): 0}
     heap: list[tuple[int, int, str, str | None, str | None]] = [(0, 0, start, entry, None)]
     counter = 0
     while heap:
         cost, _, sq, ent, first = heapq.heappop(heap)
-        if best.get((sq, ent), 1 << 30) < cost:
+        if best.get((sq, ent if sq in keyed else None), 1 << 30) < cost:
             continue
         if sq in targets:
             return first, cost, sq
@@ -229,7 +232,7 @@ def route_to(board: Board, start: str, entry: str | None, targets: set[str],
             if tcell is not None and tcell["kind"] in ("darkness", "trap"):
                 extra += 3
             new = cost + extra
-            key = (target, opposite(side))
+            key = (target, opposite(side) if target in keyed else None)
             if new < best.get(key, 1 << 30):
                 best[key] = new
                 counter += 1
