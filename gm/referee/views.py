@@ -317,16 +317,22 @@ def dispute_page(request: HttpRequest, pk: int, dispute_id: int) -> HttpResponse
     dispute = get_object_or_404(Dispute.objects.select_related("record", "seat"), game=game,
                                 pk=dispute_id)
     is_gm = game.is_gm(request.user)
+    posted: dict[str, str] = {}
+    status = 200
     if request.method == "POST":
         try:
             done = _dispute_post(request, dispute)
             messages.success(request, done)
+            return redirect(f"/games/{game.pk}/disputes/{dispute.pk}/")
         except OrdersInvalid as exc:
             messages.error(request, "Orders not accepted: " + "; ".join(map(str, exc.errors)))
         except ActionError as exc:
             messages.error(request, exc.message)
-        return redirect(f"/games/{game.pk}/disputes/{dispute.pk}/")
+        # Refused: the page again with the error and every field as it was typed.
+        posted, status = request.POST.dict(), 400
+        dispute.refresh_from_db()
     rec = dispute.record
+    seats = list(game.seats.order_by("id").values_list("name", flat=True))
     return render(request, "referee/dispute.html", {
         "game": game, "d": dispute, "data": disputes.dispute_json(dispute, request.user),
         "is_gm": is_gm, "record": rec if is_gm else None,
@@ -334,7 +340,8 @@ def dispute_page(request: HttpRequest, pk: int, dispute_id: int) -> HttpResponse
         "after_json": json.dumps(rec.state_after, indent=2, sort_keys=True) if is_gm else "",
         "seat": game.seat_of(request.user),
         "can_opine": disputes.can_give_opinion(dispute, request.user),
-        "seats": list(game.seats.order_by("id").values_list("name", flat=True))})
+        "seats": [(s, posted.get("orders-" + s, "")) for s in seats], "posted": posted},
+        status=status)
 
 
 def _dispute_post(request: HttpRequest, dispute: Dispute) -> str:
@@ -343,6 +350,8 @@ def _dispute_post(request: HttpRequest, dispute: Dispute) -> str:
     what = request.POST.get("do")
     p = request.POST
     if what == "rule":
+        if p.get("upheld") not in ("0", "1"):
+            raise ActionError("choose to uphold or reject the dispute")
         correction: dict[str, Any] = {}
         if p.get("upheld") == "1":
             correction = {

@@ -126,6 +126,30 @@ def test_dispute_pages_from_filing_to_ruling(played, gm_user, players):
     assert b"upheld dispute #" in r.content and b"Agreed." in r.content
 
 
+def test_a_refused_ruling_keeps_what_the_gm_typed(played, gm_user, players):
+    """A ruling with one mistake (no reasons, a bad state line, an unknown upheld value)
+    comes back with its error and every field as typed, not an empty form."""
+    client_for(players[1]).post(f"/games/{played.pk}/disputes/",
+                                {"turn": "1", "text": "I should be at 4"})
+    dispute = played.disputes.get()
+    url = f"/games/{played.pk}/disputes/{dispute.pk}/"
+    gm = client_for(gm_user)
+    typed = {"do": "rule", "upheld": "1", "turn": "1", "changes": "/pos/P2 = 4\nno equals",
+             "dice": "0 = 3", "orders-P2": "MOVE 3", "reasons": "Long careful reasons."}
+    r = gm.post(url, typed)
+    page = r.content.decode()
+    assert r.status_code == 400 and "line 2: write it as" in page
+    for value in ("/pos/P2 = 4\nno equals", "0 = 3", "MOVE 3", "Long careful reasons."):
+        assert value in page, value
+    assert 'name="upheld" value="1" checked' in page
+    r = gm.post(url, {**typed, "changes": "/pos/P2 = 4", "reasons": ""})
+    assert r.status_code == 400 and "MOVE 3" in r.content.decode()
+    r = gm.post(url, {"do": "rule", "upheld": "7", "reasons": "x"})
+    assert r.status_code == 400 and "uphold or reject" in r.content.decode()
+    dispute.refresh_from_db()
+    assert not dispute.ruled
+
+
 def test_verify_page(make_game, play_turn, gm_user):
     game = make_game("toy_race", 2, options={"rounds": 2})
     play_turn(game, {"P1": "MOVE 1", "P2": "MOVE 2"})
