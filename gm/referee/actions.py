@@ -428,6 +428,8 @@ def fix_die(game: Game, actor, reason: str, turn_number: int, index: int, value:
     if record is None:
         raise Conflict(f"turn {turn_number} has not been resolved: its dice are not known "
                        "yet (hold turns for review to fix dice before reports go out)")
+    if not record.draws:
+        raise ActionError(f"turn {turn_number} drew no dice: there is nothing to fix")
     if not isinstance(index, int) or not 0 <= index < len(record.draws):
         raise ActionError(f"turn {turn_number} has draws 0 to {len(record.draws) - 1}; "
                           f"there is no draw {index!r}")

@@ -5,6 +5,7 @@ import pytest
 from games.core.types import OrdersInvalid
 from games.core.verify import verify_record
 from gm.play import actions as play
+from gm.play.errors import ActionError
 from gm.play.models import Submission, Turn, TurnRecord
 from gm.referee import actions
 from gm.referee.patching import PatchError
@@ -214,6 +215,14 @@ def test_fix_a_die_reruns_and_shows_in_the_export(three_turns, gm_user):
         actions.fix_die(game, gm_user, "bad", 2, 0, 7)
     actions.fix_die(game, gm_user, "undo", 2, 0, None)
     assert live(game, 2).draws[0] == draw
+
+
+def test_fixing_a_die_of_a_turn_without_dice_says_so(three_turns, gm_user):
+    rec = live(three_turns, 2)
+    TurnRecord.objects.filter(pk=rec.pk).update(draws=[])
+    with pytest.raises(ActionError, match="turn 2 drew no dice") as exc:
+        actions.fix_die(three_turns, gm_user, "x", 2, 0, 1)
+    assert "-1" not in str(exc.value)
 
 
 def test_hold_release_and_change_before_the_report(race, gm_user, play_turn):
