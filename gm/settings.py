@@ -24,13 +24,17 @@ if (BASE_DIR / ".env").exists():
 # pytest (8.2+) sets PYTEST_VERSION for its run and every process it starts: tests may use
 # the development key below and keep plain-http cookies; nothing else changes for them.
 TESTING = "PYTEST_VERSION" in os.environ
-# Off unless asked for: a DEBUG page shows settings and local variables (hands, secrets)
-# to whoever triggers an error. `make run` turns it on explicitly for the embedded server.
-DEBUG = env.bool("DEBUG", default=False)
+# DEBUG=1 (`make run` sets it) is the local development server: the development key,
+# plain http, static files straight from the apps. Django's own debug pages stay off even
+# then: they show settings and every frame's local variables (hands, decks, secrets) to
+# whoever triggers an error, and a 404 lists the URL patterns; the site's short error
+# pages answer instead. GM_DEBUG_PAGES=1 as well turns Django's DEBUG on for development.
+LOCAL_DEV = env.bool("DEBUG", default=False)
+DEBUG = LOCAL_DEV and env.bool("GM_DEBUG_PAGES", default=False)
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me-0123456789abcdef"
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
+    if not (LOCAL_DEV or TESTING):
         # The key signs sessions, unsubscribe links and e-mail confirmations: a public
         # default would let anyone forge them.
         raise ImproperlyConfigured(
@@ -132,11 +136,15 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
+# The development server (Django's DEBUG off, see above) serves static files through
+# whitenoise straight from the apps, re-read on change, with no collectstatic.
+WHITENOISE_USE_FINDERS = LOCAL_DEV or DEBUG
+WHITENOISE_AUTOREFRESH = LOCAL_DEV or DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": env.str(
         "STATICFILES_STORAGE",
-        default="django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG or TESTING
+        default="django.contrib.staticfiles.storage.StaticFilesStorage" if LOCAL_DEV or TESTING
         else "whitenoise.storage.CompressedManifestStaticFilesStorage")},
 }
 
@@ -319,7 +327,7 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-if not DEBUG:
+if not LOCAL_DEV:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # Tests talk plain http to the test client and a live server; production never does.
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not TESTING)

@@ -71,3 +71,44 @@ def test_serve_links_follow_the_served_address_unless_site_url_is_set(
     settings.SITE_URL = "https://games.example.org"
     call_command("serve", addrport, smtp_port=0, stdout=io.StringIO())
     assert settings.SITE_URL == "https://games.example.org"
+
+
+def test_make_run_shows_the_sites_own_error_pages_never_djangos_debug_pages(tmp_path):
+    """`make run` (DEBUG=1: the development key, plain http, static files from the apps)
+    answers a wrong address or a crash with the site's short pages: Django's debug pages
+    list the URL patterns, settings and every frame's local variables (hands, decks,
+    secrets) and do not fit a phone. GM_DEBUG_PAGES=1 brings them back for development."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    probe = (
+        "import json; from django.conf import settings; from django.test import Client; "
+        "from django.test.utils import setup_test_environment; setup_test_environment(); "
+        "from django.core.management import call_command; "
+        "call_command('migrate', verbosity=0); c = Client(raise_request_exception=False); "
+        "miss = c.get('/games/987654/'); nowhere = c.get('/no/such/page/'); "
+        "css = c.get('/static/web/site.css'); "
+        "print(json.dumps({'debug': settings.DEBUG, 'miss': [miss.status_code, "
+        "miss.content.decode()], 'nowhere': [nowhere.status_code, nowhere.content.decode()], "
+        "'css': css.status_code, 'redirect': settings.SECURE_SSL_REDIRECT}))")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTEST", "GM_TEST", "DEBUG", "SECRET_KEY", "GM_DEBUG"))}
+    env.update({"DJANGO_SETTINGS_MODULE": "gm.settings", "DEBUG": "1",
+                "GM_VAR_DIR": str(tmp_path)})
+    done = subprocess.run([sys.executable, "manage.py", "shell", "-c", probe], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["debug"] is False and seen["redirect"] is False and seen["css"] == 200
+    for status, body in (seen["miss"], seen["nowhere"]):
+        assert status == 404 and "DEBUG = True" not in body and "URLconf" not in body
+        assert "Back to the lobby" in body
+    env["GM_DEBUG_PAGES"] = "1"
+    done = subprocess.run([sys.executable, "manage.py", "shell", "-c",
+                           "from django.conf import settings; print(settings.DEBUG)"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "True", done.stderr
