@@ -15,4 +15,5 @@ urlpatterns = [
 
 # JSON for API clients, a short page for browsers; a database outage is a 503.
 handler400 = "gm.accounts.errorpages.bad_request"
+handler404 = "gm.api.errors.not_found"
 handler500 = "gm.accounts.errorpages.server_error"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
@@ -18,3 +20,12 @@ def exception_handler(exc, context):
     if response is None and isinstance(exc, ActionError):
         response = Response({"detail": exc.message}, status=exc.status)
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's handler404: JSON under /api/ (a mistyped endpoint), the 404 page else."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": f"no API endpoint at {request.path}; the endpoints "
+                                       "are listed at /api/schema/ and /api/docs/"},
+                            status=404)
+    return defaults.page_not_found(request, exception)

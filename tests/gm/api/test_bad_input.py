@@ -164,3 +164,16 @@ def test_an_oversized_form_post_is_a_400_that_says_so(game, players, settings):
     assert f"larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KiB" in \
         response.content.decode()
     assert len(response.content) < 5000 and not game.turns.get(number=1).submissions.exists()
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unknown_api_address_is_a_json_404(db, method):
+    """API clients get JSON for every error, a mistyped endpoint too; pages keep the
+    site's 404 page."""
+    response = getattr(Client(), method)("/api/games/1/nothing/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert "/api/schema/" in response.json()["detail"]
+    page = Client().get("/no/such/page/")
+    assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
+    assert b"Back to the lobby" in page.content
