@@ -347,7 +347,7 @@ def _chaos_collect(state: State, step: Step, rng: RngBase, events: list[Event]) 
         events.append(Event("fizzle", {"seat": seat}))
     chaos["todo"] = [i for i in icons if i != "chaos"]
     events.append(Event("chaos-result", {"seat": seat, "low": chaos["low"],
-                                         "icons": chaos["todo"]}))
+                                         "icons": list(chaos["todo"])}))
     push(state, {"do": "chaos-next", "seat": seat})
 
 

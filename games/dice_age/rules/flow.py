@@ -72,7 +72,7 @@ def suspend(state: State, die: str, effect: str | None, events: list[Event],
                                   "d6": d6 or [], "roll": state["rolls"]}
     events.append(Event("suspend", {"die": die,
                                     "seat": state["dice"][die]["owner"], "effect": effect,
-                                    "d6": d6 or []}))
+                                    "d6": list(d6 or [])}))
 
 
 def unsuspend(state: State, die: str, events: list[Event], why: str = "used") -> None:
@@ -318,7 +318,8 @@ def settle_number(state: State, seat: str, die: str, value: int, events: list[Ev
     if limit is not None and value > limit:
         overshoot(state, seat, die, value, events)
         return
-    if limit is not None and value == limit and rules(state).resting:
+    if limit is not None and value == limit and rules(state).resting \
+            and state["dice"][die]["place"] == "field":  # (a chaos may have swept it away)
         state["dice"][die]["susp"] = {"effect": None, "uses": 0, "d6": [], "roll": state["rolls"]}
         events.append(Event("resting", {"seat": seat, "die": die, "number": value}))
         return

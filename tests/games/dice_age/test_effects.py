@@ -420,3 +420,19 @@ def test_level_five_deals_the_white_dice_too():
     whites = [d for d in ("WCUBE", "WOCTA", "WTETRA", "WDECA")
               if state["dice"][d]["place"] == "garden"]
     assert len(whites) == 4  # two players: two each
+
+
+@pytest.mark.parametrize("level,number", [(5, 9), (6, 3)])
+def test_a_chaos_cross_may_sweep_the_lowest_die_and_its_number_still_counts(level, number):
+    """The chaos's effects come first; the lowest number counts even when its die has
+    gone to the wasteland meanwhile (level 6: it cannot rest on the Ledges from there)."""
+    state = table(level, {"P1": {"garden": ["CASTLE", "SUN"], "field": ["MINE"]},
+                          "P2": {"garden": ["OAK"], "field": ["TANK"]}}, number=number)
+    state, events = play(state, "ROLL CASTLE", [
+        face("CASTLE", "chaos"), drawn("chaos", "CASTLE", 3), drawn("chaos", "MINE", "cross")])
+    assert state["number"] == 3
+    assert sorted(places(state, "P1")["wasteland"]) == ["CASTLE", "MINE"]
+    assert places(state, "P2")["wasteland"] == ["TANK"]
+    assert state["dice"]["CASTLE"]["susp"] is None
+    text = ENGINE.report(events, None)
+    assert "Chaos result: lowest number 3; effects: cross." in text  # as rolled, not as left
