@@ -72,5 +72,7 @@ def headers_for(kind: str, user, *, auto: str = "auto-generated") -> tuple[dict[
 
 
 def footer(kind_label: str, unsubscribe: str) -> str:
-    return render("footer.txt", {"kind_label": kind_label, "unsubscribe": unsubscribe,
-                                 "prefs": site_url("/mail/preferences/")})
+    """templates/mail/footer.txt, written out (it goes on every receipt and notice;
+    tests/gm/mail/test_receipt_text.py holds the two to the same text)."""
+    return (f"-- \nYou get these mails ({kind_label}) because you play on this server.\n"
+            f"Stop them: {unsubscribe}\nAll mail settings: {site_url('/mail/preferences/')}\n")

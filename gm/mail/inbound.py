@@ -18,10 +18,9 @@ Every path (SMTP listener, IMAP poll, MTA pipe, provider webhooks) calls `proces
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,19 +71,26 @@ class Timer:
     def __init__(self, sink: dict[str, float] | None) -> None:
         self.sink = sink
 
-    @contextmanager
-    def __call__(self, name: str) -> Iterator[None]:
-        if self.sink is None:
-            yield
-            return
-        start, cpu = time.perf_counter(), time.process_time()
-        try:
-            yield
-        finally:
-            sink = self.sink
-            sink[name] = sink.get(name, 0.0) + time.perf_counter() - start
-            key = "cpu:" + name
-            sink[key] = sink.get(key, 0.0) + time.process_time() - cpu
+    def __call__(self, name: str) -> contextlib.AbstractContextManager[None]:
+        return _UNTIMED if self.sink is None else _Step(self.sink, name)
+
+
+_UNTIMED = contextlib.nullcontext()
+
+
+class _Step:
+    __slots__ = ("sink", "name", "start", "cpu")
+
+    def __init__(self, sink: dict[str, float], name: str) -> None:
+        self.sink, self.name = sink, name
+
+    def __enter__(self) -> None:
+        self.start, self.cpu = time.perf_counter(), time.process_time()
+
+    def __exit__(self, *exc: object) -> None:
+        sink, name = self.sink, self.name
+        sink[name] = sink.get(name, 0.0) + time.perf_counter() - self.start
+        sink["cpu:" + name] = sink.get("cpu:" + name, 0.0) + time.process_time() - self.cpu
 
 
 @dataclass

@@ -138,8 +138,30 @@ class Mail:
     in_reply_to: str = ""  # "<id>", or "" when the header is missing
 
 
+# One plain address, bare or in angle brackets after a plain or quoted display name: what
+# nearly every header holds, read here without the email package's address parser (which
+# gives the same address for these, at several times the cost). Anything else goes to it.
+_ADDR_SPEC = r"[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_PLAIN_ADDRESS = re.compile(rf"\s*(?:(?P<bare>{_ADDR_SPEC})|"
+                            rf"(?:[A-Za-z0-9_' -]*|\"[^\"\\]*\")\s*<(?P<angle>{_ADDR_SPEC})>)\s*\Z")
+
+
+def _plain(value: str) -> str | None:
+    found = _PLAIN_ADDRESS.match(value)
+    return (found.group("bare") or found.group("angle")) if found else None
+
+
 def _addr(value: str) -> str:
-    return parseaddr(value)[1].strip().lower()
+    plain = _plain(value)
+    return (plain if plain is not None else parseaddr(value)[1].strip()).lower()
+
+
+def _addresses(values: list[str]) -> list[str]:
+    """The addresses in header values, as `getaddresses` reads them (empty ones left out)."""
+    plain = [_plain(v) for v in values]
+    if None not in plain:
+        return plain
+    return [a for _n, a in getaddresses(values) if a]
 
 
 def normalise_message_id(value: str | None) -> str:
@@ -161,8 +183,9 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
     mid = normalise_message_id(_header(msg, "Message-ID")) or f"sha256-{digest}@inbound"
     rcpts: list[str] = [a.lower() for a in (envelope.recipients if envelope else [])]
     for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        values = [str(v) for v in msg.get_all(name, [])]
-        rcpts += [a.lower() for _n, a in getaddresses(values) if a]
+        values = [str(v) for v in msg.get_all(name, ())]
+        if values:
+            rcpts += [a.lower() for a in _addresses(values)]
     refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
     reply_to = normalise_message_id(_header(msg, "In-Reply-To"))
     parent = f"<{reply_to}>" if reply_to else ""
