@@ -160,14 +160,24 @@ OFF_SCREEN = """() => [...document.querySelectorAll(
 
 def test_gm_forms_fit_a_phone(live_server, open_page, world):
     base = live_server.url
+    running = world["running"]
+    engine = actions.engine_for(running)
+    for seat in ("P1", "P2"):  # turn 2 of the fight rolls dice: its page has a fix form each
+        running.refresh_from_db()
+        state = engine.from_json(running.state)
+        actions.submit_orders(running, running.seats.get(name=seat),
+                              engine.default_orders(state, seat).text)
+    assert running.records.get(number=2).draws
     page = open_page(PHONE)
     login(page, base, "gamemaster")
     problems = []
-    for path in (f"/games/{world['running'].pk}/gm/", f"/games/{world['dice'].pk}/gm/",
-                 f"/games/{world['running'].pk}/gm/amend/"):
+    for path in (f"/games/{running.pk}/gm/", f"/games/{world['dice'].pk}/gm/",
+                 f"/games/{running.pk}/gm/amend/", f"/games/{running.pk}/gm/turns/2/"):
         page.goto(base + path)
         problems += [f"{path}: {p}" for p in page.evaluate(OFF_SCREEN)]
         scroll, inner = overflow(page)
         if scroll > inner:
             problems.append(f"{path}: scrollWidth {scroll} > {inner}")
+        for v in axe_violations(page):
+            problems.append(f"{path}: axe {v['impact']} {v['id']} at {v['nodes']}")
     assert not problems, "\n".join(problems)
