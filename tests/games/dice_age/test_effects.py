@@ -381,9 +381,10 @@ def test_never_the_same_die_twice_in_a_row():
 def test_a_player_whose_only_die_was_his_last_roll_cannot_play_at_level_five():
     state = table(5, {"P1": {"garden": ["SUN"]}, "P2": {"field": ["CASTLE"]},
                       "P3": {"garden": ["FERN"]}}, number=9)
+    state["last"]["P2"] = "CASTLE"
     state, events = play(state, "ROLL SUN", [face("SUN", 7)])
-    assert "P2" in state["out"] and state["dice"]["CASTLE"]["place"] == "limbo" or \
-        state["pending"]["seat"] == "P2"
+    assert state["out"] == ["P2"] and state["dice"]["CASTLE"]["place"] == "limbo"
+    assert state["pending"] == {"kind": "roll", "seat": "P3"}
 
 
 def test_a_white_die_goes_to_limbo_after_its_main_roll():
