@@ -23,23 +23,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import (
-    JSONField,
-    OuterRef,
-    PositiveIntegerField,
-    Subquery,
-)
-from django.db.models.expressions import Combinable
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.core import registry
 from games.core.canonical import sha256_hex
 from games.core.engine import Engine
 from games.core.replay import FORMAT, run_setup, run_turn, secret_rng
-from games.core.types import Event, OptionError, Orders, OrdersInvalid
+from games.core.types import Decision, Event, OptionError, Orders, OrdersInvalid
 
-from . import limits, rows, signals
+from . import limits, rows, signals, turn_rows
 from .errors import (  # noqa: F401 (re-exported)
     ActionError,
     Conflict,
@@ -112,8 +104,8 @@ def _notices(game: Game, events: list[tuple[str, int]]) -> None:
 
     One INSERT ... ON CONFLICT DO NOTHING for all of them (a row is unique per event), not
     get_or_create's SELECT, SAVEPOINT, INSERT, RELEASE for each."""
-    Notice.objects.bulk_create([Notice(game=game, kind=kind, object_id=object_id)
-                                for kind, object_id in events], ignore_conflicts=True)
+    rows.chain([turn_rows.insert_notices(
+        game.pk, [(kind, rows.value(pk)) for kind, pk in events], timezone.now())])
 
 
 def _send(signal, **kwargs) -> None:
@@ -238,15 +230,33 @@ def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime
     if decision is None:
         _finish(game, engine, state, now, notices=notices, resolution=resolution)
         return None
-    length = reaction_length(game) if decision.reaction else turn_length(game)
-    turn = Turn.objects.create(game=game, number=number, decision=decision.to_json(),
-                               deadline=now + length,
-                               attempt=_next_attempt(game, number) if attempt is None
-                               else attempt)
-    if attempt is None:
-        # computed by the INSERT itself: left unloaded, read from the row if anyone asks
-        del turn.attempt
-    _notices(game, [*notices, (Notice.Kind.TURN_OPENED, turn.pk)])
+    opening = _opening(game, decision, number, now, attempt,
+                       [(kind, rows.value(pk)) for kind, pk in notices])
+    return _opened(game, decision, number, now, rows.chain(opening), resolution)
+
+
+def _opening(game: Game, decision: Decision, number: int, now: datetime,
+             attempt: int | None, notices: list[tuple[str, rows.Ref]]) -> list[rows.Stmt]:
+    """The statements opening turn `number` on `decision`: the turn (its attempt, when
+    None, one more than any earlier turn of that number: a subquery of the INSERT), and
+    the caller's notices with its own, in one INSERT."""
+    return [turn_rows.insert_turn(game.pk, number, decision.to_json(),
+                                  now + _length(game, decision), attempt, now),
+            turn_rows.insert_notices(game.pk, [*notices, (Notice.Kind.TURN_OPENED,
+                                                          rows.ref("nxt"))], now)]
+
+
+def _length(game: Game, decision: Decision) -> timedelta:
+    return reaction_length(game) if decision.reaction else turn_length(game)
+
+
+def _opened(game: Game, decision: Decision, number: int, now: datetime,
+            written: dict[str, Any], resolution: TurnRecord | None) -> Turn:
+    """After `_opening`'s statements ran: the new turn, signalled, maybe due at once,
+    its deadline scheduled."""
+    row = written["nxt"]
+    turn = turn_rows.new_turn(game, number, decision.to_json(), now + _length(game, decision),
+                              row["attempt"], now, row["id"])
     # signalled before a resolution at once can queue (in-process: run) the next one, so
     # this resolution's mail goes out before the next one's
     _send(signals.turn_opened, turn=turn, resolution=resolution)
@@ -255,14 +265,6 @@ def open_turn(game: Game, engine: Engine, state: Any, number: int, now: datetime
     if turn.status == Turn.Status.OPEN:
         schedule_deadline(turn)  # resolved at the deadline itself, the sweep as backstop
     return turn
-
-
-def _next_attempt(game: Game, number: int) -> Combinable:
-    """One more than the attempt of any earlier turn `number` of the game (set aside by a
-    rerun or rollback), 1 for the first: a subquery of the INSERT, not a query of its own."""
-    earlier = (Turn.objects.filter(game_id=game.pk, number=number).order_by("-attempt")
-               .values("attempt")[:1])
-    return Coalesce(Subquery(earlier), 0, output_field=PositiveIntegerField()) + 1
 
 
 def _finish(game: Game, engine: Engine, state: Any, now: datetime, *,
@@ -319,12 +321,7 @@ def sweep_deadlines(now: datetime | None = None) -> list[int]:
 def _orders_for(engine: Engine, state: Any, turn: Turn) -> tuple[dict[str, Orders], list[str]]:
     """The orders in force for each owing seat: its latest version, or its defaults (no
     orders, withdrawn, or a seat not playing actively). One query, no model instances."""
-    latest = (Submission.objects.filter(turn_id=turn.pk, seat_id=OuterRef("pk"))
-              .order_by("-version").values("orders")[:1])
-    sent = dict(Seat.objects.filter(game_id=turn.game_id, name__in=turn.owing,
-                                    mode=Seat.Mode.ACTIVE)
-                .annotate(latest=Subquery(latest, output_field=JSONField()))
-                .values_list("name", "latest"))
+    sent = turn_rows.latest_orders(turn)
     orders: dict[str, Orders] = {}
     defaulted: list[str] = []
     for name in turn.owing:
@@ -340,26 +337,22 @@ def resolve_turn(turn_id: int) -> bool:
     """Resolve a DUE turn exactly once. Returns False when there was nothing to do."""
     try:
         with transaction.atomic():
-            resolved_at = timezone.now()
+            now = timezone.now()
             # A turn the GM set aside is never resolved (superseded is checked under the
-            # row lock this UPDATE takes, so a rerun committing meanwhile wins). The claim
+            # row lock the claim takes, so a rerun committing meanwhile wins). The claim
             # writes the turn's final status at once: nobody sees it before the commit,
-            # and a failure rolls it back to DUE with everything else.
-            if not Turn.objects.filter(pk=turn_id, status=Turn.Status.DUE,
-                                       superseded=False).update(status=Turn.Status.RESOLVED,
-                                                                resolved_at=resolved_at):
+            # and a failure rolls it back to DUE with everything else. It locks the turn,
+            # then its game, and reads both (turn_rows.claim: one statement).
+            claimed = turn_rows.claim(turn_id, Turn.Status.RESOLVED.value, now)
+            if claimed is None:
                 return False
-            # the turn and its game locked by one statement (the UPDATE above holds the
-            # turn already, so the order is still turn, then game)
-            turn = (Turn.objects.select_for_update(of=("self", "game"))
-                    .select_related("game").get(pk=turn_id))
-            game = turn.game
+            turn, game = claimed
             engine = engine_for(game)
             state = engine.from_json(game.state)
             orders, defaulted = _orders_for(engine, state, turn)
             step = run_turn(engine, state, orders, secret_rng(
                 game.secret, turn.number, turn.overrides, turn.attempt))
-            record = TurnRecord.objects.create(
+            record = TurnRecord(
                 game=game, turn=turn, number=turn.number,
                 orders={s: o.to_json() for s, o in sorted(orders.items())},
                 defaulted=defaulted, draws=[d.to_json() for d in step.draws],
@@ -368,15 +361,15 @@ def resolve_turn(turn_id: int) -> bool:
                 amendments=list(turn.amendments), attempt=turn.attempt,
                 state_before=game.state, state_after=engine.to_json(step.state),
                 before_hash=step.before_hash, after_hash=step.after_hash,
-                published=not game.hold_for_review)
-            game.state = record.state_after
-            game.state_hash = step.after_hash
-            Game.objects.filter(pk=game.pk).update(state=game.state, state_hash=game.state_hash)
+                published=not game.hold_for_review, created=now)
             if game.hold_for_review:
-                Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.HELD)
+                written = rows.chain([*_record_writes(record, now), turn_rows.set_turn_status(
+                    turn.pk, Turn.Status.HELD.value)])
+                rows.saved(record, written["rec"]["id"])
                 record_log(game, "held", f"Turn {turn.number} is resolved and held for the "
                            "GM's review.", turn_number=turn.number)
             else:
+                # the record is written with its publication (one statement)
                 publish(record, closed=True)
     except IntegrityError:
         # Another worker wrote this turn's record first: that is the exactly-once guard.
@@ -385,10 +378,24 @@ def resolve_turn(turn_id: int) -> bool:
     return True
 
 
-def compose_report(game: Game, record: TurnRecord, audience: str | None) -> str:
-    """The turn's markdown for one reader: who missed the deadline, then the engine's story."""
+def _record_writes(record: TurnRecord, now: datetime) -> list[rows.Stmt]:
+    """The statements storing a new record and the game's state after it (the state
+    encoded once, for both), and setting it in memory on the record's game."""
+    game = record.game
+    game.state, game.state_hash = record.state_after, record.after_hash
+    return [turn_rows.insert_record(record, now),
+            turn_rows.set_game_state(game.pk, rows.ref("rec", "state_after"),
+                                     record.after_hash)]
+
+
+def compose_report(game: Game, record: TurnRecord, audience: str | None, *,
+                   events: list[Event] | None = None) -> str:
+    """The turn's markdown for one reader: who missed the deadline, then the engine's story.
+
+    `events`: the record's events already read (one reading for all the audiences)."""
     engine = engine_for(game)
-    events = [Event.from_json(e) for e in record.events]
+    if events is None:
+        events = [Event.from_json(e) for e in record.events]
     lines = [f"# {game.title}: turn {record.number}", ""]
     for seat in record.defaulted:
         default = Orders.from_json(record.orders[seat])
@@ -406,33 +413,53 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None) -> str:
 def publish(record: TurnRecord, *, closed: bool = False) -> None:
     """Write the reports, post the public one to the thread, open the next turn.
 
-    `closed`: the caller already marked the turn RESOLVED (resolve_turn's claim does)."""
+    A record not stored yet (resolve_turn's) is stored with them, with the game's new
+    state: all the writes are one statement on PostgreSQL (`rows.chain`), the notices and
+    the next turn included; only the end of a game writes apart. `closed`: the caller
+    already marked the turn RESOLVED (resolve_turn's claim does)."""
     game = record.game
     engine = engine_for(game)
+    now = timezone.now()
+    events = [Event.from_json(e) for e in record.events]
     audiences = ["", GM_VIEWER, *record.orders.keys(), *game.setup_record["seats"]]
     # markdown only: each text is rendered by its first reader (RenderedMarkdown.html)
-    reports = [Report(record=record, audience=audience,
-                      markdown=compose_report(game, record, audience or None))
-               for audience in dict.fromkeys(audiences)]
-    Report.objects.bulk_create(reports)
-    Post.objects.create(game=game, kind=Post.Kind.REPORT, turn_number=record.number,
-                        markdown=reports[0].markdown)
-    if not record.published:  # a held turn released (resolve_turn writes it published)
-        record.published = True
-        record.save(update_fields=["published"])
+    texts = [(audience, compose_report(game, record, audience or None, events=events))
+             for audience in dict.fromkeys(audiences)]
+    writes: list[rows.Stmt] = []
+    if record.pk is None:
+        writes += _record_writes(record, now)
+        stored = rows.ref("rec")
+    else:
+        stored = rows.value(record.pk)
+        if not record.published:  # a held turn released (resolve_turn writes it published)
+            record.published = True
+            writes.append(turn_rows.mark_published(record.pk))
     if not closed:
-        Turn.objects.filter(pk=record.turn_id).update(status=Turn.Status.RESOLVED)
-    published = (Notice.Kind.TURN_PUBLISHED, record.pk)
+        writes.append(turn_rows.set_turn_status(record.turn_id, Turn.Status.RESOLVED.value))
+    writes += [turn_rows.insert_reports(stored, texts),
+               turn_rows.insert_post(game.pk, Post.Kind.REPORT.value, record.number,
+                                     texts[0][1], now)]
+    published = Notice.Kind.TURN_PUBLISHED
     opens = game.status == Game.Status.RUNNING
-    if not opens:
-        _notices(game, [published])
+    state = engine.from_json(record.state_after) if opens else None
+    decision = engine.decision(state) if opens else None
+    if decision is not None:
+        # the published notice is written with the next turn's own (one INSERT)
+        writes += _opening(game, decision, record.number + 1, now, None,
+                           [(published, stored)])
+    elif not opens:
+        writes.append(turn_rows.insert_notices(game.pk, [(published, stored)], now))
+    written = rows.chain(writes)
+    if record.pk is None:
+        rows.saved(record, written["rec"]["id"])
     # followed: the next turn's turn_opened (or game_finished) names this record, so the
     # mail side wakes one task for the whole resolution
     _send(signals.turn_published, record=record, followed=opens)
-    if opens:
-        # the published notice is written with the next turn's own (one statement)
-        open_turn(game, engine, engine.from_json(record.state_after), record.number + 1,
-                  timezone.now(), notices=(published,), resolution=record)
+    if decision is not None:
+        _opened(game, decision, record.number + 1, now, written, resolution=record)
+    elif opens:  # the engine has no decision left: the game is over
+        _finish(game, engine, state, now, notices=((published, record.pk),),
+                resolution=record)
 
 
 # --- orders ----------------------------------------------------------------------------

@@ -15,13 +15,16 @@ compiling those few queries with the ORM cost several times the database's own w
 
 `Columns` gives the column list of a model from its `_meta` (so a new field is never
 left out) and turns a row slice back into an instance with Django's own converters,
-exactly as a queryset would; `gm.mail.routing` uses it for the seat lookup.
+exactly as a queryset would; `gm.mail.routing` uses it for the seat lookup. `chain`
+runs statements that use what earlier ones returned as one statement on PostgreSQL (the
+writes of a turn's resolution, `gm.play.turn_rows`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -315,3 +318,91 @@ def update(model: type[Model], values: dict[str, Any], where: dict[str, Any]) ->
     with cursor() as cur:
         cur.execute(sql, params)
         return cur.rowcount
+
+
+# --- statements that use what earlier ones returned ------------------------------------
+Built = tuple[str, list[Any]]
+
+
+class Refs:
+    """How a statement of a `chain` names a value an earlier one returned: inside one
+    PostgreSQL statement a scalar subquery on that CTE, elsewhere the value itself as a
+    parameter (the earlier statement has run)."""
+
+    def __init__(self, values: dict[str, dict[str, Any] | None] | None) -> None:
+        self.values = values
+
+    def get(self, name: str, column: str) -> Built:
+        if self.values is None:
+            return f"(SELECT {qn(column)} FROM {name})", []
+        row = self.values[name]
+        return "%s", [None if row is None else row[column]]
+
+
+# a value as a statement of a chain takes it: a parameter, or what an earlier one returned
+Ref = Callable[[Refs], Built]
+
+
+def ref(name: str, column: str = "id") -> Ref:
+    """Column `column` of what chain statement `name` returned."""
+    return lambda refs: refs.get(name, column)
+
+
+def value(param: Any) -> Ref:
+    """A plain parameter where a statement takes a Ref."""
+    return lambda refs: ("%s", [param])
+
+
+@dataclasses.dataclass(frozen=True)
+class Stmt:
+    """One statement of a `chain`: `build(refs)` gives its SQL (without RETURNING) and
+    parameters. `returning`: the columns the caller reads, of at most one row, the first
+    never NULL; `inner`: more columns only later statements read (on PostgreSQL they
+    never travel back to the client)."""
+
+    name: str
+    build: Callable[[Refs], Built]
+    returning: tuple[str, ...] = ()
+    inner: tuple[str, ...] = ()
+
+
+def chain(stmts: Sequence[Stmt]) -> dict[str, dict[str, Any] | None]:
+    """Run `stmts` in order, each using what the earlier ones returned (Refs): on
+    PostgreSQL as ONE statement, each a data-modifying CTE (they share one snapshot, so
+    none reads another's rows except through RETURNING, which is all they use);
+    elsewhere one statement each. A constraint violation in any of them fails the call
+    (and dooms the caller's transaction). Returns each statement's `returning` row by
+    column name, None when it returned no row."""
+    out: dict[str, dict[str, Any] | None] = {}
+    if db().vendor == "postgresql":
+        refs = Refs(None)
+        parts, params, cols = [], [], []
+        for stmt in stmts:
+            sql, args = stmt.build(refs)
+            parts.append(f"{stmt.name} AS ({sql}{_returning(stmt)})")
+            params += args
+            cols += [f"(SELECT {qn(c)} FROM {stmt.name})" for c in stmt.returning]
+        with cursor() as cur:
+            cur.execute(f"WITH {', '.join(parts)} SELECT {', '.join(cols) or '1'}", params)
+            row = list(cur.fetchone())
+        for stmt in stmts:
+            n = len(stmt.returning)
+            got, row = row[:n], row[n:]
+            # a CTE that returned no row reads as NULL (its first column never is)
+            out[stmt.name] = dict(zip(stmt.returning, got)) if n and got[0] is not None \
+                else None
+        return out
+    refs = Refs(out)
+    with cursor() as cur:
+        for stmt in stmts:
+            sql, args = stmt.build(refs)
+            cur.execute(sql + _returning(stmt), args)
+            found = cur.fetchone() if stmt.returning or stmt.inner else None
+            out[stmt.name] = None if found is None else dict(
+                zip(stmt.returning + stmt.inner, found))
+    return out
+
+
+def _returning(stmt: Stmt) -> str:
+    cols = stmt.returning + stmt.inner
+    return f" RETURNING {', '.join(qn(c) for c in cols)}" if cols else ""
