@@ -69,18 +69,13 @@ def _line(event: Event) -> str | None:
     if k == "overshoot":
         lv = level_rules(d["level"])
         lost_word = "sent to the wasteland" if lv.field else "set aside for good"
-        if lv.effects:
-            text = (f"{d['number']} is above {d['limit']}: {d['seat']} loses the round; "
-                    f"{_dice(d['lost'])} {lost_word}.")
-            if d.get("limbo"):
-                text += f" {_dice(d['limbo'])} to Limbo (white)."
-            for seat, dice in d["back"].items():
-                text += f" {seat} takes {_dice(dice)} back to the garden (Ledges stay)."
-            return text + " The Number is cleared."
+        ledges = " (Ledges stay)" if lv.effects else ""
         text = (f"{d['number']} is above {d['limit']}: {d['seat']} loses the round; "
                 f"{_dice(d['lost'])} {lost_word}.")
+        if d.get("limbo"):
+            text += f" {_dice(d['limbo'])} to Limbo (white)."
         for seat, dice in d["back"].items():
-            text += f" {seat} takes {_dice(dice)} back to the garden."
+            text += f" {seat} takes {_dice(dice)} back to the garden{ledges}."
         return text + " The Number is cleared."
     if k == "icon-skip":
         return f"{d['seat']} will miss his next turn."

@@ -23,15 +23,15 @@ from functools import cache
 from typing import Any
 
 from .dice import DICE, dice_for_level, die_type
-from .levels import level_rules, rules
+from .levels import LEVEL_RULES, level_rules, rules
 
 State = dict[str, Any]
 PLACES = ("pool", "garden", "field", "wasteland", "limbo")
 PENDING_KINDS = ("draft", "roll", "read", "icon", "target", "triangle", "chaos", "react",
                  "defend", "legion")
-LEVELS = (1, 2, 3, 4, 5, 6, 7)
-BUILT = (1, 2, 3, 4, 5, 6, 7)
-"""Levels the code knows; LEVELS are those the option offers (fully tested)."""
+BUILT = tuple(LEVEL_RULES)
+"""Levels the code knows (levels.py); LEVELS are those the option offers (fully tested)."""
+LEVELS = BUILT
 NO_NUMBER = 99
 """What the condition word NUMBER reads while no Number stands: anything may be rolled."""
 
