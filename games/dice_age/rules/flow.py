@@ -258,7 +258,7 @@ def _settle(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
         settle_number(state, seat, die, _value(state), events)
         return
     icon = str(value)
-    if not rules(state).effects:
+    if rules(state).icon_skips:
         _icon_choice(state, seat, die, events)
         return
     if icon in SUSPENDING:

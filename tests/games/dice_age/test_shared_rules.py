@@ -139,3 +139,24 @@ def test_an_icon_costs_a_turn_until_effects_replace_it(level):
     else:
         assert state["skips"]["P1"] == 1 and state["pending"] == {"kind": "roll",
                                                                   "seat": "P2"}
+
+
+# -- what each level adds ----------------------------------------------------------------
+ADDS = {  # switches each level turns on (+) or off (-) against the level before
+    2: {"+all_dice"},
+    3: {"+field"},
+    4: {"-draft", "+icon_recall", "+limbo"},
+    5: {"-icon_skips", "-icon_recall", "+effects", "+white_dice", "+never_twice",
+        "+out_to_limbo"},
+    6: {"+legendary", "+survival", "+pair", "+fistful", "+resting"},
+    7: {"+legions", "+general"},
+}
+
+
+@pytest.mark.parametrize("level", range(2, 8))
+def test_each_level_changes_only_what_the_rulebook_adds(level):
+    from dataclasses import asdict
+    before, now = asdict(level_rules(level - 1)), asdict(level_rules(level))
+    changed = {("+" if now[k] else "-") + k for k in now
+               if k != "number" and now[k] != before[k]}
+    assert changed == ADDS[level]
