@@ -183,7 +183,7 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
     mid = normalise_message_id(_header(msg, "Message-ID")) or f"sha256-{digest}@inbound"
     rcpts: list[str] = [a.lower() for a in (envelope.recipients if envelope else [])]
     for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        values = [str(v) for v in msg.get_all(name, ())]
+        values = [str(v) for v in _all(msg, name)]
         if values:
             rcpts += [a.lower() for a in _addresses(values)]
     refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
@@ -200,10 +200,31 @@ def parse(raw: bytes, envelope: Envelope | None = None, *, max_bytes: int | None
                 in_reply_to=parent)
 
 
+def _headers(msg: EmailMessage) -> dict[str, list[tuple[str, str]]]:
+    """The message's headers by lower-case name, in order, read once: `msg.get` and
+    `msg.get_all` scan every header, lower-casing each name, at every call (about twenty
+    calls per message here). Kept on the message, which nothing here changes."""
+    found = msg.__dict__.get("_gm_headers")
+    if found is None:
+        found = {}
+        for name, value in msg.raw_items():
+            found.setdefault(name.lower(), []).append((name, value))
+        msg.__dict__["_gm_headers"] = found
+    return found
+
+
+def _all(msg: EmailMessage, name: str) -> list[Any]:
+    """`msg.get_all(name, [])`."""
+    fetch = msg.policy.header_fetch_parse
+    return [fetch(k, v) for k, v in _headers(msg).get(name.lower(), ())]
+
+
 def _header(msg: EmailMessage, name: str) -> str:
-    """A raw header value, unfolded (RFC 2047 words left as they are)."""
-    value = msg.get(name)
-    return " ".join(str(value).split()) if value is not None else ""
+    """A raw header value, unfolded (RFC 2047 words left as they are): `msg.get(name)`."""
+    found = _headers(msg).get(name.lower())
+    if not found:
+        return ""
+    return " ".join(str(msg.policy.header_fetch_parse(*found[0])).split())
 
 
 def _decoded(msg: EmailMessage, name: str) -> str:

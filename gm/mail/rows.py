@@ -1,10 +1,9 @@
 """Plain SQL for the rows every inbound message writes: its record, its claim, its reply.
 
 `gm.play.rows` holds the order path's statements; these are the mail side's, with the
-parameters prepared here without a model instance: a value that is already what the
-database takes (a str for a text column, an int or None for an integer or a foreign
-key) goes as it is, anything else through the field's own `get_db_prep_save`, as
-`Model.save()` would. Columns come from the models' `_meta`, so a new field is never
+parameters prepared here without a model instance: None and a str for a text column go
+as they are (what the field would give), anything else through the field's own
+`get_db_prep_save`, as `Model.save()` would. Columns come from the models' `_meta`, so a new field is never
 left out (its default is written, as `save()` would).
 
 On PostgreSQL the claim and the reply are one statement: a data-modifying CTE claims the
@@ -27,23 +26,7 @@ from gm.play.rows import cached_sql, cursor, db, qn
 
 from .models import InboundMessage, Outbox, Outcome
 
-_STR_TYPES = {"CharField", "TextField", "EmailField", "SlugField"}
-_INT_TYPES = {"IntegerField", "BigIntegerField", "SmallIntegerField", "PositiveIntegerField",
-              "PositiveBigIntegerField", "PositiveSmallIntegerField", "AutoField",
-              "BigAutoField", "SmallAutoField"}
-
-
-def _plain_type(field: models.Field) -> type | None:
-    """The Python type whose values this field sends to the database unchanged (str for
-    text columns; int for integer columns and foreign keys to integer keys), or None."""
-    if field.is_relation:
-        field = field.target_field
-    kind = field.get_internal_type()
-    if kind in _STR_TYPES:
-        return str
-    if kind in _INT_TYPES:
-        return int
-    return None
+_TEXT_TYPES = {"CharField", "TextField", "EmailField", "SlugField"}
 
 
 class Table:
@@ -54,7 +37,7 @@ class Table:
         self.model = model
         self.fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
         self.by_attname = {f.attname: f for f in self.fields}
-        self._plain = {f.attname: _plain_type(f) for f in self.fields}
+        self._text = {f.attname: f.get_internal_type() in _TEXT_TYPES for f in self.fields}
         self._now = {f.attname for f in self.fields
                      if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
 
@@ -62,9 +45,9 @@ class Table:
         return ", ".join(qn(f.column) for f in self.fields)
 
     def prepare(self, attname: str, value: Any, conn) -> Any:
-        """`value` for column `attname` as `get_db_prep_save` would give it."""
-        plain = self._plain[attname]
-        if value is None or (plain is not None and type(value) is plain):
+        """`value` for column `attname` as `get_db_prep_save` would give it (which gives
+        back None, and any str for a text column, choices included, as they are)."""
+        if value is None or (self._text[attname] and isinstance(value, str)):
             return value
         return self.by_attname[attname].get_db_prep_save(value, conn)
 

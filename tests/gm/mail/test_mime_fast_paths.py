@@ -116,3 +116,20 @@ def test_plain_addresses_read_as_the_email_package_reads_them():
     for i in range(0, len(values) - 3, 3):
         group = values[i:i + 3]
         assert mime._addresses(group) == [a for _n, a in getaddresses(group) if a], group
+
+
+_HEADERS = (b"Received: one\nreceived: two\nFrom: =?utf-8?q?J=C3=BCrgen?= <j@example.org>\n"
+            b"To: a@b.c,\n  \"Smith, B\" <b@c.d>\nSubject: caf\xc3\xa9 \xe9\nX-Empty:\n"
+            b"Content-Type: text/plain\n\nbody\n")
+
+
+@pytest.mark.parametrize("raw", _client_shapes() + [_HEADERS])
+def test_header_lookups_read_as_the_email_package(raw):
+    msg = mime.parse_message(raw)
+    names = {name for name, _value in msg.raw_items()} | {
+        "received", "RECEIVED", "x-empty", "Missing", "cc"}
+    for name in names:
+        value = msg.get(name)
+        assert mime._header(msg, name) == (" ".join(str(value).split()) if value is not None
+                                           else "")
+        assert mime._all(msg, name) == msg.get_all(name, [])
