@@ -158,7 +158,7 @@ OFF_SCREEN = """() => [...document.querySelectorAll(
                       + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
 
-def test_gm_forms_fit_a_phone(live_server, open_page, world):
+def test_gm_pages_and_the_log_fit_a_phone(live_server, open_page, world):
     base = live_server.url
     running = world["running"]
     engine = actions.engine_for(running)
@@ -180,4 +180,11 @@ def test_gm_forms_fit_a_phone(live_server, open_page, world):
             problems.append(f"{path}: scrollWidth {scroll} > {inner}")
         for v in axe_violations(page):
             problems.append(f"{path}: axe {v['impact']} {v['id']} at {v['nodes']}")
+    # The public log is read on phones by every player: its entries are not cut by a
+    # table that has to be scrolled sideways.
+    page.goto(base + f"/games/{running.pk}/log/")
+    wide = page.evaluate("(() => { const t = document.getElementById('log');"
+                         " return [t.scrollWidth, t.clientWidth]; })()")
+    if wide[0] > wide[1] + 1:
+        problems.append(f"log: the table scrolls sideways ({wide[0]} > {wide[1]})")
     assert not problems, "\n".join(problems)
