@@ -180,11 +180,17 @@ def test_gm_pages_and_the_log_fit_a_phone(live_server, open_page, world):
             problems.append(f"{path}: scrollWidth {scroll} > {inner}")
         for v in axe_violations(page):
             problems.append(f"{path}: axe {v['impact']} {v['id']} at {v['nodes']}")
-    # The public log is read on phones by every player: its entries are not cut by a
-    # table that has to be scrolled sideways.
-    page.goto(base + f"/games/{running.pk}/log/")
-    wide = page.evaluate("(() => { const t = document.getElementById('log');"
-                         " return [t.scrollWidth, t.clientWidth]; })()")
-    if wide[0] > wide[1] + 1:
-        problems.append(f"log: the table scrolls sideways ({wide[0]} > {wide[1]})")
+    # The public log and the list of disputes are read on phones by every player: their
+    # entries are not cut by a table that has to be scrolled sideways.
+    from gm.referee import disputes
+
+    seat = running.seats.get(name="P1")
+    disputes.file_dispute(running, seat.user, 1, "The sword should have hit.")
+    for path, table in ((f"/games/{running.pk}/log/", "log"),
+                        (f"/games/{running.pk}/disputes/", "disputes")):
+        page.goto(base + path)
+        wide = page.evaluate(f"(() => {{ const t = document.getElementById('{table}');"
+                             " return [t.scrollWidth, t.clientWidth]; })()")
+        if wide[0] > wide[1] + 1:
+            problems.append(f"{path}: the table scrolls sideways ({wide[0]} > {wide[1]})")
     assert not problems, "\n".join(problems)
