@@ -40,6 +40,11 @@ class Table:
         self._text = {f.attname: f.get_internal_type() in _TEXT_TYPES for f in self.fields}
         self._now = {f.attname for f in self.fields
                      if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
+        # defaults that are one value (not a callable such as list or dict): prepared
+        # once per database vendor
+        self._fixed = [f for f in self.fields if f.attname not in self._now
+                       and not (f.has_default() and callable(f.default))]
+        self._fixed_prepared: dict[str, dict[str, Any]] = {}
 
     def columns(self) -> str:
         return ", ".join(qn(f.column) for f in self.fields)
@@ -55,15 +60,20 @@ class Table:
         """Every column's parameter for a new row: `values` by attname, the field's
         default for the others (auto_now/auto_now_add fields: `now`)."""
         conn, out = db(), []
+        fixed = self._fixed_prepared.get(conn.vendor)
+        if fixed is None:
+            fixed = self._fixed_prepared[conn.vendor] = {
+                f.attname: self.prepare(f.attname, f.get_default(), conn) for f in self._fixed}
         for f in self.fields:
             name = f.attname
             if name in values:
-                value = values[name]
+                out.append(self.prepare(name, values[name], conn))
+            elif name in fixed:
+                out.append(fixed[name])
             elif name in self._now:
-                value = now or timezone.now()
+                out.append(self.prepare(name, now or timezone.now(), conn))
             else:
-                value = f.get_default()
-            out.append(self.prepare(name, value, conn))
+                out.append(self.prepare(name, f.get_default(), conn))
         return out
 
 

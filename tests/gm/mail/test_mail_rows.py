@@ -80,3 +80,20 @@ def test_a_claim_without_a_reply():
     assert rows.claim(found.pk, {**_outcome(), "reply_suppressed": "loop mail"}) is True
     assert InboundMessage.objects.get(pk=found.pk).reply_suppressed == "loop mail"
     assert rows.claim(found.pk, _outcome()) is False
+
+
+def test_a_row_s_parameters_are_the_insert_save_would_send():
+    from gm.play.rows import insert_parts
+
+    now = timezone.now()
+    values = {"message_id": "p@q", "sha256": "f" * 64, "recipients": ["a@b"], "raw": b"x",
+              "size": 1}
+    table = rows.Table(InboundMessage)
+    at = [f.attname for f in table.fields].index("received")  # save() takes its own now
+    for _ in range(2):  # the second time from the defaults prepared the first
+        got = table.params(values, now)
+        expected = insert_parts(InboundMessage(**values))[1]
+        assert got[at] == table.prepare("received", now, connection)
+        del got[at], expected[at]
+        assert [(type(v), _plain(v)) for v in got] == \
+            [(type(v), _plain(v)) for v in expected]
