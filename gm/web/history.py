@@ -7,6 +7,8 @@ is the setup: the board before turn 1.
 
 from __future__ import annotations
 
+import json
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
@@ -42,6 +44,8 @@ def turn_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "web/turn.html", {
         "game": game, "number": number, "report": report,
         "board": mark_safe(board) if board else None,  # SVG built from the view only
-        "view": view, "index": index,
+        # as the game page shows it: JSON, the format of the API and the export
+        "view_json": json.dumps(view, indent=2, sort_keys=True, default=str)
+        if view is not None else "", "index": index,
         "previous": index[at - 1] if at > 0 else None,
         "next": index[at + 1] if at + 1 < len(index) else None})

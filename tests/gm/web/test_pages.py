@@ -251,8 +251,9 @@ def test_each_report_appears_once_and_history_pages_have_previous_next(gm_user, 
     # Bob's history shows bob's view, never alice's secret.
     secrets = game.records.get(number=2).state_after["secret"]
     bob_view = _text(bob.get(f"/games/{game.pk}/turns/2/"))
-    assert f"&#x27;my_secret&#x27;: {secrets['P2']}" in bob_view
-    assert "&#x27;secret&#x27;" not in bob_view
+    # The view reads as on the game page: JSON, not Python's repr ('...', True, None).
+    assert f"&quot;my_secret&quot;: {secrets['P2']}" in bob_view
+    assert "&quot;secret&quot;" not in bob_view and "&#x27;" not in bob_view
     assert alice.get(f"/games/{game.pk}/turns/9/").status_code == 404
 
 
