@@ -194,3 +194,16 @@ def test_gm_pages_and_the_log_fit_a_phone(live_server, open_page, world):
         if wide[0] > wide[1] + 1:
             problems.append(f"{path}: the table scrolls sideways ({wide[0]} > {wide[1]})")
     assert not problems, "\n".join(problems)
+
+
+def test_a_new_badge_stays_on_one_line_on_a_phone(live_server, open_page, world):
+    """The lobby's "1 new" marker in a narrow column is one pill, not "1" above "new"."""
+    page = open_page(PHONE)
+    login(page, live_server.url, "alice")
+    page.goto(live_server.url + "/")
+    badges = page.locator(".badge")
+    assert badges.count(), "alice has reports she has not read"
+    lines = page.evaluate("[...document.querySelectorAll('.badge')]"
+                          ".map(b => b.getClientRects().length)")
+    assert set(lines) == {1}, lines
+
