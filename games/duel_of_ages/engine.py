@@ -35,10 +35,11 @@ class DuelOfAgesEngine(Engine):
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),
         "limit": Option("rounds", choices=("rounds", "clock", "battle"),
-                        help="how the game ends: after `rounds` rounds; on the clock "
-                             "(`hours` of table time at ten minutes a team turn: the team "
-                             "on turn finishes, the other has one more turn); or the "
-                             "battle variant (until surrender or elimination)"),
+                        help="how the game ends: after a number of rounds (option "
+                             "rounds); on the clock (option hours of table time at ten "
+                             "minutes a team turn: the team on turn finishes, the other "
+                             "has one more turn); or the battle variant (until surrender "
+                             "or elimination)"),
         "rounds": Option(10, min=6, max=20, help="rounds before the points are counted"),
         "map": Option("skirmish", choices=("skirmish", "standard", "build"),
                       help="the designed skirmish field, the ready-made standard map of "

@@ -207,3 +207,15 @@ def test_a_new_badge_stays_on_one_line_on_a_phone(live_server, open_page, world)
                           ".map(b => b.getClientRects().length)")
     assert set(lines) == {1}, lines
 
+
+@pytest.mark.parametrize("ruleset", ["dungeonquest", "duel_of_ages", "combat_dice"])
+def test_the_rules_options_read_on_a_phone(live_server, open_page, ruleset):
+    """What each option does is the column a reader needs: on a phone it is not cut off
+    to the right of a sideways-scrolling table, and it shows no markdown backticks."""
+    page = open_page(PHONE)
+    page.goto(f"{live_server.url}/rules/{ruleset}/")
+    wide = page.evaluate("(() => { const t = document.getElementById('options-table');"
+                         " return [t.scrollWidth, t.clientWidth]; })()")
+    assert wide[0] <= wide[1] + 1, wide
+    assert "`" not in page.inner_text("#options")
+
