@@ -75,6 +75,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--async-commit", action="store_true",
                    help="ALTER DATABASE ... SET synchronous_commit = off (both the stack "
                         "and the floor): shows the cost without waiting for WAL flushes")
+    p.add_argument("--probe", action="store_true",
+                   help="run the worker as bench/worker_probe.py (CPU of receipt, task, "
+                        "publish, ack, between-task hooks, measured in the worker) and "
+                        "print that split per turn")
+    p.add_argument("--py-spy", metavar="FLAMEGRAPH",
+                   help="sample the worker with py-spy (on PATH or $PY_SPY) during the play "
+                        "phase and write its collapsed stacks here (idle waiting excluded): "
+                        "where the worker's CPU goes besides resolve_turn")
     return p.parse_args(argv)
 
 
@@ -122,14 +130,25 @@ def service_env(args: argparse.Namespace, queue: str, var_dir: str) -> dict[str,
 class Worker:
     """One `celery -A gm worker` process (solo pool: one process does all the work)."""
 
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+    def __init__(self, env: dict[str, str], log_path: Path, *, probe: Path | None = None
+                 ) -> None:
         self.log_path = log_path
+        self.probe = probe
+        if probe is not None:
+            env = {**env, "GM_BENCH_PROBE": str(probe)}
         with open(log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [str(BIN / "celery"), "-A", "gm", "worker", "--pool=solo", "--loglevel=INFO",
+                [str(BIN / "celery"), "-A", "bench.worker_probe" if probe else "gm", "worker", "--pool=solo", "--loglevel=INFO",
                  "--hostname=bench@%h", "--without-mingle", "--without-gossip"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
+
+    def profile(self, out: str) -> subprocess.Popen:
+        """py-spy sampling this worker until stopped (SIGINT), collapsed stacks to `out`."""
+        exe = os.environ.get("PY_SPY", "py-spy")
+        return subprocess.Popen([exe, "record", "--pid", str(self.proc.pid), "--rate", "250",
+                                 "--format", "raw", "--output", out, "--nonblocking"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -416,6 +435,21 @@ def print_report(args: argparse.Namespace, res: Results, floor_turns: int,
     print(f"  wall time of the play phase (all included)   {res.wall_seconds:8.1f} s")
 
 
+def print_probe(path: Path, turns: int) -> None:
+    """The worker's own CPU split (bench/worker_probe.py), per turn, whole worker life."""
+    import json
+
+    data = json.loads(path.read_text())
+    parts = data["totals"]
+    rest = data["process"] - sum(parts.values())
+    print(f"  worker CPU split per turn (worker's whole life, {data['process']:.2f} s CPU):")
+    for name in ("task", "publish", "receive", "ack", "signals"):
+        print(f"    {name:8s} {1000 * parts.get(name, 0.0) / turns:7.2f} ms   "
+              f"({data['counts'].get(name, 0)} calls)")
+    print(f"    {'rest':8s} {1000 * rest / turns:7.2f} ms   (event loop, timers, start-up, "
+          "idle polls between waves)")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     queue = f"gm_bench_{secrets.token_hex(4)}"
@@ -432,15 +466,22 @@ def main(argv: list[str] | None = None) -> int:
         import django
 
         django.setup()
-        worker = Worker(env, tmp / "worker.log")
+        worker = Worker(env, tmp / "worker.log",
+                        probe=tmp / "probe.json" if args.probe else None)
         worker.wait_ready()
         floor = Floor(args.database_url)
+        spy = worker.profile(args.py_spy) if args.py_spy else None
         res = play(args, queue, floor, worker)
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(timeout=30)
         worker.stop()
         floor.close()
         print_report(args, res, floor.turns, floor.seconds,
                      worker.task_seconds("gm.play.tasks.resolve_turn"),
                      worker.task_seconds("gm.mail.tasks.deliver"))
+        if worker.probe is not None:
+            print_probe(worker.probe, res.turns)
         print(f"  machine: {os.cpu_count()} CPUs, load average before/after "
               f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}; synchronous_commit "
               f"{'off' if args.async_commit else 'on'}; CONN_MAX_AGE {args.conn_max_age}; "
