@@ -248,10 +248,17 @@ def play(args: argparse.Namespace, queue: str, floor: Floor, worker: Worker) -> 
         Turn.objects.filter(pk__in=turn_ids).update(deadline=deadline)
         claimed = actions.sweep_deadlines(deadline)
         assert sorted(claimed) == sorted(turn_ids), "the sweep missed due turns"
-        while Turn.objects.filter(pk__in=turn_ids).exclude(
-                status=Turn.Status.RESOLVED).exists():
-            time.sleep(0.002)
-        drain_queue(broker, queue)
+        # Idle = every task acknowledged (acks_late: after its commit) and every turn
+        # stored. Polled on Redis, one pipelined round trip every 2 ms; the database is
+        # asked only when Redis shows nothing left, so this process takes almost no
+        # CPU from the worker and PostgreSQL on a 2-CPU machine (it queried PostgreSQL
+        # every 2 ms before, about a fifth of a CPU).
+        while True:
+            drain_queue(broker, queue)
+            if not Turn.objects.filter(pk__in=turn_ids).exclude(
+                    status=Turn.Status.RESOLVED).exists():
+                break
+            time.sleep(0.002)  # a message between BRPOP and its unacked entry
         res.busy_seconds += time.perf_counter() - t0
         res.worker_cpu += worker.cpu_seconds() - cpu0
         res.waves += 1
@@ -275,7 +282,8 @@ def drain_queue(broker: Any, queue: str, timeout: float = 120) -> None:
     """Wait until the worker is idle: nothing queued, nothing delivered but unacknowledged
     (acks_late: a message stays in 'unacked' until its task has finished)."""
     end = time.monotonic() + timeout
-    while broker.llen(queue) or broker.hlen("unacked"):
+    pipe = broker.pipeline(transaction=False)
+    while any(pipe.llen(queue).hlen("unacked").execute()):
         if time.monotonic() > end:
             raise SystemExit("the worker did not drain the queue in time")
         time.sleep(0.002)
@@ -442,12 +450,12 @@ def print_probe(path: Path, turns: int) -> None:
     data = json.loads(path.read_text())
     parts = data["totals"]
     rest = data["process"] - sum(parts.values())
-    print(f"  worker CPU split per turn (worker's whole life, {data['process']:.2f} s CPU):")
+    print(f"  worker CPU split per turn (from ready to shutdown, {data['process']:.2f} s CPU):")
     for name in ("task", "publish", "receive", "ack", "signals"):
         print(f"    {name:8s} {1000 * parts.get(name, 0.0) / turns:7.2f} ms   "
               f"({data['counts'].get(name, 0)} calls)")
-    print(f"    {'rest':8s} {1000 * rest / turns:7.2f} ms   (event loop, timers, start-up, "
-          "idle polls between waves)")
+    print(f"    {'rest':8s} {1000 * rest / turns:7.2f} ms   (event loop, timers, idle polls "
+          "between waves)")
 
 
 def main(argv: list[str] | None = None) -> int:

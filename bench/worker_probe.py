@@ -5,7 +5,8 @@
 Why: the worker's CPU per turn is measured from /proc as one figure; py-spy samples
 wall time of a shared machine. This wraps the few places a task passes through with
 `time.thread_time()` (CPU of this thread only, exclusive of nested wrapped parts) and
-writes the totals as JSON to $GM_BENCH_PROBE when the worker shuts down:
+writes the totals from the worker's readiness to its shutdown as JSON to
+$GM_BENCH_PROBE:
 
 - receive: the broker's read of a message up to the task's start (kombu's delivery,
   the unacked bookkeeping, celery's strategy and request), minus the parts below;
@@ -13,7 +14,8 @@ writes the totals as JSON to $GM_BENCH_PROBE when the worker shuts down:
 - publish: Task.apply_async (building and sending a message);
 - ack: Message.ack (acks_late: after the task);
 - signals: close_old_connections before and after each task;
-- process: the whole process (os.times), so the rest is the event loop and timers.
+- process: the whole process (os.times), so the rest is the event loop, timers and the
+  idle polls between waves.
 """
 
 from __future__ import annotations
@@ -73,8 +75,12 @@ _profile: Any = None
 
 
 def _ready(**kwargs: Any) -> None:
-    """$GM_BENCH_CPROFILE: profile the worker (CPU time, not wall) from here to shutdown."""
-    global _profile
+    """Count from here (the worker is ready); $GM_BENCH_CPROFILE: profile the worker (CPU
+    time, not wall) from here to shutdown."""
+    global _profile, _start
+    totals.clear()  # start-up is not the worker's per-task work
+    counts.clear()
+    _start = os.times()
     if os.environ.get("GM_BENCH_CPROFILE"):
         import cProfile
 

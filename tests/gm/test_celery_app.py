@@ -57,3 +57,18 @@ def test_one_command_client_per_connection_pool():
     channel._pool = redis.ConnectionPool.from_url("redis://127.0.0.1:6379/9")
     fresh = channel._create_client()
     assert fresh is not client and fresh.connection_pool is channel.pool
+
+
+def test_settings_read_for_every_message_are_one_probe_and_still_changeable():
+    from gm.celery import HOT_SETTINGS
+
+    conf = app.conf
+    for key in HOT_SETTINGS:
+        assert key in conf.changes
+    assert conf.task_default_queue == settings.CELERY_TASK_DEFAULT_QUEUE
+    saved = conf.task_always_eager
+    try:
+        conf.update(task_always_eager=not saved)  # what the integration fixtures do
+        assert conf.task_always_eager is (not saved)
+    finally:
+        conf.update(task_always_eager=saved)
