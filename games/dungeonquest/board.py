@@ -190,53 +190,61 @@ def route_to(board: Board, start: str, entry: str | None, targets: set[str],
     best: dict[tuple[str, str | None], int] = {(start, entry if start in keyed else None): 0}
     heap: list[tuple[int, int, str, str | None, str | None]] = [(0, 0, start, entry, None)]
     counter = 0
+    get, nbr, opp, pop, push, never = (board.get, _NEIGHBOURS, _OPPOSITE, heapq.heappop,
+                                       heapq.heappush, 1 << 30)
     while heap:
-        cost, _, sq, ent, first = heapq.heappop(heap)
-        if best.get((sq, ent if sq in keyed else None), 1 << 30) < cost:
+        cost, _, sq, ent, first = pop(heap)
+        if best.get((sq, ent if sq in keyed else None), never) < cost:
             continue
         if sq in targets:
             return first, cost, sq
-        cell = board.get(sq)
+        cell = get(sq)
         if cell is None:
-            sides = SIDES
-        elif sq != start and cell["kind"] == "tower":
-            sides = [s for s in open_sides(cell) if s != ent]
-        else:
-            sides = allowed_sides(board, sq, ent)
-        for side in sides:
-            if cell is None:
-                target = neighbour(sq, side)
+            steps = []
+            for side in SIDES:  # unexplored: hoped open on every side
+                target = nbr[(sq, side)]
                 if target is None:
                     continue
-                there = board[target]["exits"][opposite(side)] if target in board else "open"
+                back = opp[side]
+                tcell = get(target)
+                if tcell is None:
+                    steps.append((side, target, back, tcell, 1))
+                    continue
+                there = tcell["exits"][back]
                 if there == "wall":
                     continue
-                kind = there
+                steps.append((side, target, back, tcell, STEP_COST[there]))
+        else:
+            if sq != start and cell["kind"] == "tower":
+                sides = [s for s in open_sides(cell) if s != ent]
             else:
+                sides = allowed_sides(board, sq, ent)
+            surcharge = {"pit": 6, "cave-in": 2}.get(cell["kind"], 0)
+            steps = []
+            for side in sides:
                 kind, _ = passage(board, sq, side)
                 if kind is None:
                     continue
-                target = neighbour(origin_for(board, sq, side), side)
+                target = nbr[(origin_for(board, sq, side), side)]
                 assert target is not None
-            if target in board and board[target]["kind"] == "tower" and target not in targets \
-                    and len([s for s in open_sides(board[target]) if s != opposite(side)]) == 0:
+                extra = STEP_COST[kind] + (surcharge if side != ent else 0)
+                steps.append((side, target, opp[side], get(target), extra))
+        for side, target, back, tcell, extra in steps:
+            if tcell is not None and tcell["kind"] == "tower" and target not in targets \
+                    and not any(s != back and tcell["exits"][s] != "wall" for s in SIDES):
                 continue
-            extra = STEP_COST[kind]
-            if cell is not None and cell["kind"] in ("pit", "cave-in") and side != ent:
-                extra += 6 if cell["kind"] == "pit" else 2
             if target in avoid and target not in targets:
                 continue
             if target in occupied and target not in CHAMBER:
                 extra += 2
-            tcell = board.get(target)
             if tcell is not None and tcell["kind"] in ("darkness", "trap"):
                 extra += 3
             new = cost + extra
-            key = (target, opposite(side) if target in keyed else None)
-            if new < best.get(key, 1 << 30):
+            key = (target, back if target in keyed else None)
+            if new < best.get(key, never):
                 best[key] = new
                 counter += 1
-                heapq.heappush(heap, (new, counter, target, opposite(side), first or side))
+                push(heap, (new, counter, target, back, first or side))
     return None, -1, None
 
 

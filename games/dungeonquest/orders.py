@@ -13,6 +13,7 @@ treasure chamber), `DESTINATION G7` (kept until changed). Answers: `ATTACK`, `WA
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -60,8 +61,10 @@ _PHRASES = sorted(((tuple(_words(k)), v.split()) for k, v in PHRASES.items()),
                   key=lambda kv: -len(kv[0]))
 
 
+@functools.lru_cache(maxsize=4096)
 def rulebook_words(line: str) -> str:
-    """One order line with the rulebook's phrases turned into the engine's words."""
+    """One order line with the rulebook's phrases turned into the engine's words (a pure
+    function of the line, kept for lines seen again: bots and standing orders repeat)."""
     words = _words(line)
     out: list[str] = []
     i = 0
