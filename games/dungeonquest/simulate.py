@@ -218,8 +218,13 @@ def death_cause(text: str) -> str:
 RULEBOOK_SURVIVAL = 15  # "about 15 percent chance of survival"
 
 
-def measure(players: int, games: int, seed: str) -> dict[str, Any]:
-    """Play `games` bot games of `players` heroes; the figures the README quotes."""
+def measure(players: int, games: int, seed: str, *, every_hero: bool = False
+            ) -> dict[str, Any]:
+    """Play `games` bot games of `players` heroes; the figures the README quotes.
+
+    `every_hero`: each of the `games` dungeons (seeds) is played once with each hero
+    first (solo: once by each hero), so the heroes meet the same tiles and cards and their
+    rates differ by the heroes, less by the luck of the dungeon (4 x `games` games)."""
     from .content import HERO_ORDER
     from .engine import ENGINE
     seats = ENGINE.seat_names(players)
@@ -228,11 +233,12 @@ def measure(players: int, games: int, seed: str) -> dict[str, Any]:
     causes: Counter[str] = Counter()
     arrivals: list[tuple[int, bool]] = []  # turn of the first entry, survived
     cpu = time.process_time()
-    for g in range(games):
+    plays = [(HERO_ORDER[k], g) for g in range(games) for k in range(len(HERO_ORDER))] \
+        if every_hero else [(HERO_ORDER[g % len(HERO_ORDER)], g) for g in range(games)]
+    for first, g in plays:
         reached: dict[str, int] = {}
         deaths: dict[str, str] = {}
-        state = play(ENGINE, seats, HERO_ORDER[g % len(HERO_ORDER)], f"{seed}-{g:06d}",
-                     reached, deaths)
+        state = play(ENGINE, seats, first, f"{seed}-{g:06d}", reached, deaths)
         causes.update(deaths.values())
         arrivals += [(turn, state["chars"][seat]["status"] == "escaped")
                      for seat, turn in reached.items()]
@@ -244,9 +250,15 @@ def measure(players: int, games: int, seed: str) -> dict[str, Any]:
                     else state["turns"]
                 survivors.append((treasure_total(ch), seat in reached, turn))
     played = sum(r[0] for r in heroes.values())
-    return {"players": players, "games": games, "heroes": heroes, "played": played,
+    return {"players": players, "games": len(plays), "heroes": heroes, "played": played,
             "survivors": survivors, "arrivals": arrivals, "causes": causes,
-            "cpu_ms": (time.process_time() - cpu) / games * 1000}
+            "cpu_ms": (time.process_time() - cpu) / len(plays) * 1000}
+
+
+def hero_spread(m: dict[str, Any]) -> float:
+    """The gap between the best and the worst hero's survival rate (a share, 0..1)."""
+    rates = [s / k for k, s in m["heroes"].values() if k]
+    return max(rates) - min(rates)
 
 
 GOLD_BANDS = [(0, 0), (1, 99), (100, 199), (200, 399), (400, 10**9)]
@@ -291,6 +303,7 @@ def report(m: dict[str, Any]) -> list[str]:
     for hero, (k, s) in m["heroes"].items():
         if k:
             out.append(f"  {hero:<11} survival {100 * s / k:5.1f}% ({s}/{k})")
+    out.append(f"  spread between the heroes: {100 * hero_spread(m):.1f} points")
     return out
 
 
@@ -300,9 +313,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[1, 4],
                         choices=[1, 2, 3, 4])
     parser.add_argument("--seed", default="dq")
+    parser.add_argument("--every-hero", action="store_true",
+                        help="play each dungeon once with each hero first (4 x --games)")
     args = parser.parse_args(argv)
     for players in args.players:
-        print("\n".join(report(measure(players, args.games, args.seed))))
+        print("\n".join(report(measure(players, args.games, args.seed,
+                                        every_hero=args.every_hero))))
 
 
 if __name__ == "__main__":
