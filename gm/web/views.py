@@ -274,7 +274,8 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "orders_form": OrdersForm(initial={"text": initial,
                                            "turn": turn["number"] if turn else None}),
         "offers": offers, "post_form": PostForm(),
-        "posts": game.posts.select_related("author"),
+        "posts": _with_live_reports(list(game.posts.select_related("author")),
+                                    {r["turn"] for r in reports}),
         "press": list(talk.visible(game, request.user)),
         "press_form": PressForm(recipients) if recipients else None,
         "can_join": (request.user.is_authenticated and game.status == Game.Status.OPEN
@@ -297,6 +298,27 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
     }
     context.update(extra)
     return context
+
+
+def _latest_reports(posts: list[Post], live: set[int]) -> set[int]:
+    """Of the report posts, the latest one of each live, published turn (`live`).
+
+    A rollback or rerun sets turns aside; their reports stay in the thread as what was
+    published, but their turn pages are gone or show the new outcome.
+    """
+    latest: dict[int, int] = {}
+    for post in sorted(posts, key=lambda p: (p.created, p.pk)):
+        if post.kind == Post.Kind.REPORT and post.turn_number in live:
+            latest[post.turn_number] = post.pk
+    return set(latest.values())
+
+
+def _with_live_reports(posts: list[Post], live: set[int]) -> list[Post]:
+    """Mark each report post `live` (linked to its turn page) or set aside (not linked)."""
+    keep = _latest_reports(posts, live)
+    for post in posts:
+        post.live = post.pk in keep
+    return posts
 
 
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -523,7 +545,12 @@ class ReportsFeed(Feed):
         return f"Public turn reports of {game.title} ({game.ruleset})."
 
     def items(self, game):
-        return fill_html(game.posts.filter(kind=Post.Kind.REPORT).order_by("-created")[:50])
+        live = set(game.records.filter(superseded=False, published=True)
+                   .values_list("number", flat=True))
+        posts = list(game.posts.filter(kind=Post.Kind.REPORT, turn_number__in=live))
+        keep = _latest_reports(posts, live)
+        return fill_html(sorted((p for p in posts if p.pk in keep),
+                                key=lambda p: (p.created, p.pk), reverse=True)[:50])
 
     def item_title(self, post):
         return f"Turn {post.turn_number}"

@@ -548,3 +548,34 @@ def test_signup_from_an_invite_link_comes_back_to_the_invite(gm_user):
     other.post("/signup/?next=https://evil.example/", {
         "username": "newbie2", "email": "n2@example.org"})
     assert "evil.example" not in _text(other.get("/signup/sent/"))
+
+
+def test_after_a_rollback_the_thread_and_feed_link_only_live_reports(gm_user, players,
+                                                                     on_commit):
+    """Reports of turns the GM set aside stay in the thread as a record, but without a
+    link to a turn page that no longer exists (a 404) and out of the Atom feed; a turn
+    reported twice links once, from its live report."""
+    from gm.referee import actions as referee
+
+    game = _start(gm_user, players, options={"max_turns": 10, "target": 100})
+    alice, bob = _client(players[0]), _client(players[1])
+    for number in (1, 2, 3):
+        with on_commit():
+            alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 2", "turn": number})
+            bob.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": number})
+    with on_commit():
+        referee.rollback_to(game, gm_user, "a ruling", 2)
+    page = _text(alice.get(f"/games/{game.pk}/"))
+    links = re.findall(rf'href="(/games/{game.pk}/turns/\d+/)">Report of turn', page)
+    assert links == [f"/games/{game.pk}/turns/1/"], links
+    assert all(alice.get(link).status_code == 200 for link in links)
+    assert page.count("set aside by the GM") == 2  # turns 2 and 3 as first reported
+    with on_commit():
+        alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 2})
+        bob.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 2})
+    page = _text(alice.get(f"/games/{game.pk}/"))
+    links = re.findall(rf'href="(/games/{game.pk}/turns/\d+/)">Report of turn', page)
+    assert links == [f"/games/{game.pk}/turns/{n}/" for n in (1, 2)], links
+    feed = _text(alice.get(f"/games/{game.pk}/feed/"))
+    ids = re.findall(r"<id>([^<]*/turns/\d+/)</id>", feed)
+    assert sorted(ids) == sorted(set(ids)) and len(ids) == 2, ids
