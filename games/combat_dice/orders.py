@@ -367,7 +367,7 @@ def _whole(state: dict[str, Any], seat: str, items: list[tuple[int, dict[str, An
     errors: list[OrderError] = []
     phase = state["phase"]
     fighter = state["fighters"][seat]
-    seen: dict[tuple[str, bool], int] = {}
+    seen: dict[tuple[str, bool], tuple[int, dict[str, Any]]] = {}
     for number, item in items:
         if "order" not in item:
             continue
@@ -375,10 +375,8 @@ def _whole(state: dict[str, Any], seat: str, items: list[tuple[int, dict[str, An
         group = "roll" if op in ROLL_OPS else op
         key = (group, bool(item.get("standing")))
         if key in seen and op != "yield":
-            errors.append(OrderError(number, f"a second unconditional {op.upper()} "
-                                     f"(the first is on line {seen[key]})",
-                                     "keep one, or make one of them conditional"))
-        seen.setdefault(key, number)
+            errors.append(_second_unconditional(number, item, *seen[key]))
+        seen.setdefault(key, (number, item))
     if phase == "arm":
         equip = [it["order"] for _, it in items if "order" in it
                  and it["order"]["op"] == "equip"]
@@ -430,8 +428,33 @@ def _whole(state: dict[str, Any], seat: str, items: list[tuple[int, dict[str, An
                 errors.append(OrderError(number, f"the {weapon.label} serves only in the "
                                          "opening exchange", "wield a melee weapon"))
     if phase == "reroll" and len(items) != 1:
-        errors.append(OrderError(0, "the paused turn needs exactly one answer: REROLL or KEEP"))
+        errors.append(OrderError(0, "the paused turn needs exactly one answer: REROLL or KEEP",
+                                 "send one line: each button adds one, so click only one"))
     return errors
+
+
+# What the first unconditional order of each kind settles, for the refusal of a second.
+_SETTLES = {"roll": "the reroll choice", "wield": "the weapon of the turn",
+            "cast": "the spell charm"}
+
+
+def _second_unconditional(number: int, item: dict[str, Any], first_number: int,
+                          first: dict[str, Any]) -> OrderError:
+    """A line that can never count: an earlier unconditional line settles the same choice
+    (the first line that settles a choice decides). Said with both lines, since the order
+    form's buttons each add a line and two clicks make such a pair."""
+    text, before = GRAMMAR.render(item), GRAMMAR.render(first)
+    op = item["order"]["op"]
+    group = "roll" if op in ROLL_OPS else op
+    if text == before:
+        return OrderError(number, f"{text} repeats line {first_number}",
+                          "one is enough: delete the repeat (each button adds a line)")
+    when = "every turn" if item.get("standing") else "this turn"
+    example = {"roll": "IF ATTACK < 2 THEN REROLL",
+               "wield": "IF HP < 5 THEN WIELD UNARMED"}.get(group, "IF HP < 5 THEN CAST")
+    return OrderError(number, f"{text} would never count: {before} on line {first_number} "
+                      f"already settles {_SETTLES.get(group, group)} {when}",
+                      f"keep one of them, or make the first conditional, e.g. {example}")
 
 
 def _cast_problem(order: dict[str, Any], charm: dict[str, Any] | None, phase: str

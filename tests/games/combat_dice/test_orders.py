@@ -105,8 +105,10 @@ def test_accepted(where, text, canonical):
     ("advanced-arming", STANDARD + "\nIF HP < 3 THEN EQUIP SWORD", 2, "cannot be conditional",
      ""),
     ("fight", "REROL", 1, "unknown order", "did you mean REROLL?"),
-    ("fight", "REROLL\nKEEP", 2, "second unconditional KEEP (the first is on line 1)",
-     "conditional"),
+    ("fight", "REROLL\nKEEP", 2, "KEEP would never count: REROLL on line 1 already settles "
+     "the reroll choice", "make the first conditional"),
+    ("fight", "REROLL\nREROLL", 2, "REROLL repeats line 1", "delete the repeat"),
+    ("fight", "WIELD UNARMED\nWIELD UNARMED", 2, "WIELD UNARMED repeats line 1", "repeat"),
     ("fight", "EQUIP SWORD", 1, "chosen before the fight", ""),
     ("fight", "IF ATTAK < 2 THEN REROLL", 1, "unknown condition name", "did you mean ATTACK?"),
     ("fight", "IF ATTACK LESS 2 THEN REROLL", 1, "cannot read condition", ""),
