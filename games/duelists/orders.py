@@ -271,6 +271,7 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
     owed = state["awaiting"].get(seat)
     hand = cards_in_hand(state, seat)
     seen: dict[str, int] = {}
+    first_line: dict[str, int] = {}  # the item that gave each order first
     queued: list[str] = []  # QUEUE lines add up, left-most first
     armor_for_plan = 0
     for i, item in enumerate(items):
@@ -318,11 +319,13 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
                                 f"{my_role or 'nobody'}", hint))
             continue
         seen[op] = seen.get(op, 0) + 1
+        first_line.setdefault(op, i)
         if op == "plan":
             if not plan_open(state):
                 problems.append((i, "there is no card to plan now", ""))
             elif seen[op] > 1:
-                problems.append((i, "only one PLAN per turn", ""))
+                first = first_line[op]
+                problems.append((i, *_second_plan(item, items[first], first)))
             elif item["order"]["card"] not in hand:
                 problems.append((i, f"{item['order']['card']} is not in your hand",
                                  "your hand: " + ", ".join(hand)))
@@ -331,7 +334,9 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
         elif op == "set":
             attacks = open_sets(state)
             if seen[op] > len(attacks):
-                problems.append((i, f"only {len(attacks)} attack(s) still need a die", ""))
+                problems.append((i, f"only {len(attacks)} attack(s) still need a die",
+                                 f"one SET line per attack, in order: keep {len(attacks)} "
+                                 "(each button adds a line)"))
                 continue
             attack = attacks[seen[op] - 1]
             for order in item_orders(item):
@@ -342,7 +347,9 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
         elif op == "defend":
             if seen[op] > len(open_defends(state)):
                 problems.append((i, f"only {len(open_defends(state))} attack(s) still need"
-                                    " a defence", ""))
+                                    " a defence",
+                                 f"one DEFEND line per attack, in order: keep "
+                                 f"{len(open_defends(state))} (each button adds a line)"))
             elif item["order"]["pos"] == "LEFT" and left_locked(state, seat):
                 problems.append((i, "your left-most card already carries the Defended! "
                                     "token", "defend SECOND"))
@@ -369,7 +376,11 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
     if stage == "pick" and not seen.get("champion"):
         problems.append((-1, "pick a champion", "CHAMPION <name>"))
     if stage == "pick" and seen.get("champion", 0) > 1:
-        problems.append((-1, "pick only one champion", ""))
+        names = [it["order"]["name"] for it in items if item_op(it) == "champion"]
+        problems.append((-1, "one champion per duelist, and these orders name "
+                         + (f"{names[0]} {len(names)} times" if len(set(names)) == 1
+                            else " and ".join(names)),
+                         "keep one CHAMPION line (each button adds a line)"))
     if stage == "queue" and len(queued) != QUEUE_SIZE:
         problems.append((-1, f"the queue takes exactly three cards, not {len(queued)}",
                          "QUEUE <card>, <card>, <card> (or one QUEUE line per card, "
@@ -377,6 +388,19 @@ def _check(state: State, seat: str, items: list[dict[str, Any]]) -> list[tuple[i
     if owed in ASK_HELP and not any(item_op(it) == owed for it in items):
         problems.append((-1, f"this decision needs a {owed.upper()} order", ASK_HELP[owed]))
     return problems
+
+
+def _second_plan(item: dict[str, Any], first: dict[str, Any], index: int
+                 ) -> tuple[str, str]:
+    """A second PLAN line: one card goes face down a turn. (The order form's one-card PLAN
+    buttons each add a line, so two clicks make this.)"""
+    card, before = item["order"]["card"], first["order"]["card"]
+    if card == before:
+        return (f"PLAN {card} repeats an earlier line",
+                "one is enough: delete the repeat (each button adds a line)")
+    return (f"only one PLAN per turn (one card goes face down), and PLAN {before} comes "
+            "first",
+            f"keep one PLAN line: PLAN {before} or PLAN {card}")
 
 
 def _condition_problem(item: dict[str, Any]) -> tuple[str, str] | None:

@@ -145,16 +145,21 @@ def _defender(state: State, seat: str, kind: str, hand: list[str]) -> tuple[str,
     if kind in ("turn", "defend", "absorb") and hits:
         if hand_absorb_allowed(hits[0]):
             choices += ["ABSORB FROM DECK"] + [f"ABSORB HAND {c}" for c in hand]
+            # The examples name cards this seat holds (armor first), never a stock one.
+            held = sorted(hand, key=lambda c: c != cards.ARMOR)[:2]
+            if held:
+                choices += [
+                    "ABSORB HAND <card>, <card> — these hand cards are exhausted first, in "
+                    "the order named, the rest of the damage off the deck (e.g. ABSORB HAND "
+                    f"{', '.join(held)})",
+                    "IF DAMAGE > <n> THEN ABSORB HAND <cards> ELSE ABSORB FROM DECK — "
+                    "decided by the hit's damage (e.g. IF DAMAGE > 4 THEN ABSORB HAND "
+                    f"{held[0]} ELSE ABSORB FROM DECK)",
+                ]
             choices += [
-                "ABSORB HAND <card>, <card> — these hand cards are exhausted first, in the "
-                "order named, the rest of the damage off the deck (e.g. ABSORB HAND Armor, "
-                "Armor)",
-                "IF DAMAGE > <n> THEN ABSORB HAND <cards> ELSE ABSORB FROM DECK — decided "
-                "by the hit's damage (e.g. IF DAMAGE > 4 THEN ABSORB HAND Armor ELSE "
-                "ABSORB FROM DECK)",
                 "EXHAUST ARMOR <n>|ALL BEFORE ABSORB — once the hit's damage is known, trade "
-                "armor for fresh cards, keeping the armor ABSORB HAND names (e.g. EXHAUST "
-                "ARMOR ALL BEFORE ABSORB)",
+                "armor for fresh cards, keeping the armor named by ABSORB HAND <cards> (e.g. "
+                "EXHAUST ARMOR ALL BEFORE ABSORB)",
                 "IF DAMAGE > <n> THEN EXHAUST ARMOR ALL BEFORE ABSORB — the same, decided by "
                 "the damage (e.g. IF DAMAGE > 3 THEN EXHAUST ARMOR ALL BEFORE ABSORB)",
             ]
@@ -162,7 +167,7 @@ def _defender(state: State, seat: str, kind: str, hand: list[str]) -> tuple[str,
                          "hit); the rest comes off the deck. STANDING ABSORB ... keeps an "
                          "answer for every hit. EXHAUST ARMOR ... BEFORE ABSORB trades armor "
                          "for fresh cards once the damage is known, keeping the armor "
-                         "ABSORB HAND names.")
+                         "named by ABSORB HAND <cards>.")
         else:
             choices.append("ABSORB FROM DECK")
             parts.append("A Spear Charge hit comes off your deck, never your hand; damage "
