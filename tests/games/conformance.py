@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import random
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.core.canonical import canonical_json, state_hash
 from games.core.engine import Engine
 from games.core.replay import build_record, run_setup, run_turn, secret_rng, turn_entry
-from games.core.types import Event, Orders, filter_events
+from games.core.types import (Decision, Event, OrderError, Orders, OrdersInvalid,
+                              filter_events)
 
 MAX_TURNS = 2000
 
@@ -125,3 +128,83 @@ def play_random_game(engine: Engine, seed: int, *, check: bool = True,
     assert engine.decision(state) is None
     play.record = build_record(engine, seats, options, secret, setup, play.turns, reveal=True)
     return play
+
+
+# -- the order form: what it shows and what its buttons build -------------------------
+#
+# The web page (gm/web/prompts.py, templates/web/game.html, static/web/site.js) shows a
+# seat's prompt as: its title and help; quick picks and parts, buttons that each append
+# their text as a new line to the order box; order forms ("FORM — note (e.g. EXAMPLE)");
+# and the prompt's example, which "Put the example in the box" copies whole. The helpers
+# below walk random games and say what of that a player could be misled by.
+
+# A refusal that explains nothing the form had not already said: a catch-all of the
+# shared grammar or of an engine, which a player who clicked the buttons cannot act on.
+GENERIC_REFUSALS = re.compile(
+    r"^(unknown order|cannot read|refused$|the parser failed|a second unconditional"
+    r"|only one \w+ per turn$|pick only one \w+$)", re.I)
+# What a line of samples in help text may be made of: capitals, numbers, comparisons.
+_SAMPLE_TOKEN = re.compile(r"[A-Z][A-Z0-9_'-]*|-?\d+|<=|>=|!=|<>|[<>=+-]")
+_PUNCT = re.compile(r"""([(\["']*)(.*?)([,;:.)\]"'!?]*)""", re.S)
+
+
+def walk_decisions(engine: Engine, seed: int, max_turns: int = 150
+                   ) -> Iterator[tuple[Any, Decision, Any]]:
+    """Each decision of a random game (conformance play: random seats, options, orders),
+    with the state it is asked in and the game's `pick`."""
+    rnd = random.Random(seed)
+
+    def pick(seq: Any) -> Any:
+        items = list(seq)
+        return items[rnd.randrange(len(items))]
+
+    seats = engine.seat_names(rnd.randint(engine.min_seats, engine.max_seats))
+    secret = f"{seed:016x}" * 4
+    state = run_setup(engine, seats, random_options(engine, rnd),
+                      secret_rng(secret, None)).state
+    for number in range(1, max_turns + 1):
+        decision = engine.decision(state)
+        if decision is None:
+            return
+        yield state, decision, pick
+        orders = {s: engine.parse_orders(state, s, engine.random_orders(state, s, pick))
+                  for s in decision.seats}
+        state = run_turn(engine, state, orders, secret_rng(secret, number)).state
+
+
+def order_errors(engine: Engine, state: Any, seat: str, text: str) -> list[OrderError]:
+    """[] when `text` is a valid order for `seat` now, else the parser's errors."""
+    try:
+        engine.parse_orders(state, seat, text)
+    except OrdersInvalid as exc:
+        return exc.errors or [OrderError(0, "refused")]
+    return []
+
+
+def order_samples(text: str, keywords: set[str]) -> list[str]:
+    """The concrete orders written into prose (a prompt's title, help or a form's note):
+    runs of capitals, numbers and comparisons that start with an order word (or IF,
+    STANDING, CANCEL) and have at least two words. A run followed by `<placeholder>`,
+    `[optional]` or `...` is a syntax sample, not an order, and is left out."""
+    starts = keywords | {"IF", "STANDING", "CANCEL"}
+    samples: list[str] = []
+    run: list[str] = []
+
+    def close(after: str) -> None:
+        if len(run) >= 2 and not after.startswith(("<", "[", "...", "\u2026")):
+            samples.append(" ".join(run))
+        run.clear()
+
+    for raw in text.split():
+        lead, word, trail = _PUNCT.fullmatch(raw).groups()  # type: ignore[union-attr]
+        sample = bool(_SAMPLE_TOKEN.fullmatch(word))
+        if lead or not sample or (not run and word not in starts):
+            close(raw)
+            if sample and word in starts:
+                run.append(word)
+        else:
+            run.append(word)
+        if trail:
+            close(trail)
+    close("")
+    return samples

@@ -38,6 +38,7 @@ def test_orders_read_into_canonical_text(seat, text, canonical):
     ("P1", "SET 5", 1, "outside this attack's range"),
     ("P1", "SET 2\nSET 3", 2, "only 1 attack"),
     ("P1", "PLAN Lunge\nPLAN Flurry", 2, "only one PLAN"),
+    ("P1", "PLAN Lunge\nPLAN Lunge", 2, "PLAN Lunge repeats an earlier line"),
     ("P1", "DEFEND LEFT", 1, "not yours"),
     ("P2", "PLAN Armor", 1, "not yours"),
     ("P2", "DEFEND MIDDLE", 1, "unknown position"),
