@@ -593,9 +593,10 @@ HELPS = {
     "draft": "PICK lists dice in order of preference; the first still free is taken. "
              "STANDING PICK ... keeps picking for you in later rounds of the draft.",
     "roll": "Roll no higher than the current Number or you lose (see the board). "
-            "IF NUMBER < 6 THEN ROLL A ELSE ROLL B; STANDING ROLL A rolls A whenever "
-            "it is your turn and A can be rolled. From level 5: never the die of your last "
-            "main roll; SQUARE <player> <die> on its own line plays a suspended Square.",
+            "IF NUMBER < <n> THEN ROLL <die> ELSE ROLL <die>; STANDING ROLL <die> rolls "
+            "that die whenever it is your turn and it can be rolled. From level 5: never "
+            "the die of your last main roll; SQUARE <player> <die> on its own line plays a "
+            "suspended Square.",
     "read": "READ the side you want.",
     "icon": "SKIP, or RECALL a die from your wasteland to your side of the field.",
     "target": "Name the target (PIT <die>, SKIP <player>, CANNON <player>, RADIATION "
@@ -604,10 +605,8 @@ HELPS = {
                 "result your main roll.",
     "chaos": "APPLY <icon>: each effect rolled takes place once, in your order.",
     "defend": "DEFEND <die>: the lower number of the duel goes to Limbo (icons count 0).",
-    "react": "Answer now or PASS; a missed deadline is no reaction. Standing reactions "
-             "answer for you: STANDING NUT WHEN TARGETED BY PIT, STANDING GEAR IF ROLL > "
-             "NUMBER, STANDING SMILE - IF ROLL > NUMBER, STANDING DOUBLE WHEN CROSS, "
-             "STANDING PASS GEAR.",
+    "react": "Answer now or PASS; a missed deadline is no reaction. A standing reaction "
+             "answers this kind of window for you from now on, e.g. {standing}.",
     "legion": "LEGION <die> ... (at most two of a die), then optionally GENERAL <die> and "
               "RESERVE <die> ...; the other players see it only when the game begins.",
 }
@@ -633,5 +632,30 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     if kind == "legion":
         from .rules.legion import budget_text
         title += f" ({budget_text(state)})"
-    return {"title": title, "help": HELPS[kind], "choices": choices,
+    return {"title": title, "help": _help(kind, pending, choices), "choices": choices,
             "example": choices[0] if choices else ""}
+
+
+# A standing reaction for each kind of window, shown in that window's help: the help names
+# only the reaction the seat is being asked for, never the suspended dice it may not hold.
+STANDING_FOR_WINDOW = {
+    "gear": "STANDING GEAR IF ROLL > NUMBER", "smile": "STANDING SMILE - IF ROLL > NUMBER",
+    "pair": "STANDING PAIR", "double": "STANDING DOUBLE WHEN CROSS",
+    "nut": "STANDING NUT WHEN TARGETED", "instead": "STANDING PASS INSTEAD",
+}
+
+
+def _help(kind: str, pending: dict[str, Any], choices: list[str]) -> str:
+    """The help of a decision, its examples made of this seat's own legal orders."""
+    text = HELPS[kind]
+    if kind == "react":
+        window = pending["window"]
+        return text.format(standing=f"{STANDING_FOR_WINDOW[window]} or STANDING PASS "
+                                    f"{window.upper()}")
+    if kind == "roll":
+        dice = [c.split()[1] for c in choices if c.startswith("ROLL ")]
+        if dice:
+            branch = f" ELSE ROLL {dice[1]}" if len(dice) > 1 else ""
+            text += (f" For example IF NUMBER < 6 THEN ROLL {dice[0]}{branch}, or "
+                     f"STANDING ROLL {dice[0]}.")
+    return text
