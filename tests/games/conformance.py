@@ -12,8 +12,7 @@ from typing import Any
 from games.core.canonical import canonical_json, state_hash
 from games.core.engine import Engine
 from games.core.replay import build_record, run_setup, run_turn, secret_rng, turn_entry
-from games.core.types import (Decision, Event, OrderError, Orders, OrdersInvalid,
-                              filter_events)
+from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid, filter_events
 
 MAX_TURNS = 2000
 
