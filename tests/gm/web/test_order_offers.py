@@ -125,3 +125,69 @@ def test_form_help_reads_form_note_and_example(choice, form, note, example):
     from gm.web.prompts import FormHelp, form_help
 
     assert form_help(choice) == FormHelp(form, note, example)
+
+
+REAL_ENGINES = sorted(n for n, e in registry.engines().items()
+                      if type(e).__module__.startswith("games."))
+SEATS = {"dungeonquest": 2, "dice_age": 3}
+
+
+def _page_buttons(page: str) -> list[str]:
+    """The lines the page's buttons add (site.js reads data-line), as the browser reads it."""
+    import html as htmlmod
+    import re
+
+    return [htmlmod.unescape(m) for m in re.findall(
+        r'<button type="button" class="pick(?: part)?" data-line="([^"]*)"', page)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ruleset", REAL_ENGINES)
+def test_the_buttons_on_the_page_added_together_make_orders_or_say_why(
+        ruleset, make_game, players, client, on_commit):
+    """What the order card's buttons build, through the page itself: each click appends a
+    line (site.js addLine); a button alone, twice and with each other one is previewed as
+    the live preview does, and gives orders or errors that each carry a hint and are not
+    a catch-all (tests/games/test_order_help.py holds every engine to it in random games;
+    this holds the page to the same buttons)."""
+    from django.urls import reverse
+
+    from gm.play import actions
+    from gm.play.models import Game
+    from tests.games.conformance import GENERIC_REFUSALS
+
+    game = make_game(ruleset, SEATS.get(ruleset, 2))
+    engine = actions.engine_for(game)
+    checked = 0
+    for _ in range(3):  # the first decisions, then after a round of default orders
+        game = Game.objects.get(pk=game.pk)
+        state = engine.from_json(game.state)
+        decision = engine.decision(state)
+        if decision is None:
+            break
+        for seat_name, prompt in decision.prompts.items():
+            seat = game.seats.get(name=seat_name)
+            client.force_login(seat.user)
+            page = client.get(f"/games/{game.pk}/").content.decode()
+            buttons = _page_buttons(page)
+            offers = prompts.offers(engine, state, seat_name, prompt)
+            assert buttons == offers.picks + offers.parts  # the suite tries what is shown
+            combos = [[b] for b in buttons] + [[b, b] for b in buttons] + [
+                [a, b] for a, b in zip(buttons, buttons[1:] + buttons[:1], strict=True)
+                if a != b]
+            for combo in combos:
+                text = "\n".join(combo)
+                got = client.post(reverse("game-preview", args=[game.pk]),
+                                  {"text": text}).json()
+                checked += 1
+                if got["ok"]:
+                    continue
+                assert got["errors"], (combo, got)
+                for error in got["errors"]:
+                    assert error["hint"], (combo, error)
+                    assert not GENERIC_REFUSALS.search(error["message"]), (combo, error)
+        with on_commit():  # the owing seats send their default orders: the next decision
+            for seat_name in decision.seats:
+                actions.submit_orders(game, game.seats.get(name=seat_name),
+                                      engine.default_orders(state, seat_name).text)
+    assert checked, f"{ruleset}: no button was ever shown"
