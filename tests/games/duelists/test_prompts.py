@@ -161,3 +161,26 @@ def test_two_one_card_absorb_buttons_against_one_hit_say_how_to_list_several():
         ENGINE.parse_orders(state, "P2", "ABSORB HAND Armor\nABSORB HAND Spear Charge")
     (error,) = exc.value.errors
     assert error.line == 2 and "ABSORB HAND Armor, Armor" in error.hint
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_absorb_examples_name_cards_the_seat_holds(seed):
+    """The parser takes any card in ABSORB HAND (the hand may change before the hit), so
+    'parses' did not catch the stock 'ABSORB HAND Armor, Armor' shown to a seat with no
+    armor: the examples are made from the seat's own hand."""
+    from collections import Counter
+
+    from games.duelists.orders import cards_in_hand
+
+    checked = 0
+    for state, decision in _walk(seed):
+        for who, prompt in decision.prompts.items():
+            hand = Counter(cards_in_hand(state, who))
+            for choice in prompt["choices"]:
+                example = form_help(choice).example if PLACEHOLDER.search(choice) else ""
+                if "ABSORB HAND " not in example:
+                    continue
+                named = example.split("ABSORB HAND ", 1)[1].split(" ELSE ")[0]
+                assert not Counter(c.strip() for c in named.split(",")) - hand, (example, hand)
+                checked += 1
+    assert checked
