@@ -78,7 +78,11 @@ def problems(state: State, orders: list[dict[str, Any]]) -> list[str]:
 
 
 def check(state: State, orders: list[dict[str, Any]], line: int) -> list[OrderError]:
-    return [OrderError(line, p, budget_text(state)) for p in problems(state, orders)]
+    hint = budget_text(state)
+    if sum(1 for o in orders if o["op"] == "legion") > 1:
+        # Two of the order form's suggested Legions clicked (each button adds a line).
+        hint += "; LEGION lines add up to one Legion: keep one suggested Legion"
+    return [OrderError(line, p, hint) for p in problems(state, orders)]
 
 
 def default_legion(state: State) -> list[dict[str, Any]]:
