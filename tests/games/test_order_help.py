@@ -46,10 +46,6 @@ def _keywords(engine) -> set[str]:
     return set(grammar.keywords) if grammar else set()
 
 
-def _line(text: str, n: int) -> str:
-    return text.split("\n")[n - 1] if 0 < n <= text.count("\n") + 1 else "(the whole)"
-
-
 def _button_texts(buttons: list[str], rnd: random.Random) -> list[list[str]]:
     """Every button alone and twice, every ordered pair (a sample when there are many),
     and random runs of distinct buttons: what a player can click together."""
