@@ -574,18 +574,22 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     if phase == "arm":
         items = [i.describe() for i in catalog.ITEMS.values()]
         charm = catalog.ITEMS[catalog.CHARM].label
+        count = fighter["specialty_count"]
+        # A basic combatant has no specialty dice: no SPECIALTY buttons, which could only
+        # ever be refused ("a basic combatant has no specialty dice").
+        special = (f" Name your {count} specialty {'die' if count == 1 else 'dice'} with "
+                   "SPECIALTY, on one line or several (a die may repeat)." if count else "")
         return {
             "title": "Arm your combatant",
             "help": ("List up to three items (at most one armour, one shield and one spell "
                      "charm) with EQUIP, on one line or several; a spell charm names its spell, "
-                     "which stays secret until cast. Advanced combatants also name their specialty dice with "
-                     "SPECIALTY, as many as their roll gave them (see your view). STANDING "
-                     "orders for the fight may follow."),
+                     f"which stays secret until cast.{special} STANDING orders for the fight "
+                     "may follow."),
             "choices": ["EQUIP " + i.label for i in catalog.ITEMS.values()
                         if i.id != catalog.CHARM] +
                        [f"EQUIP {charm} {sp.label}" for sp in catalog.SPELLS.values()] +
-                       ["SPECIALTY " + d.upper() for d in catalog.SPECIALTY] +
-                       ["STANDING IF ATTACK < 2 THEN REROLL", "STANDING IF HP < 5 THEN CAST"],
+                       (["SPECIALTY " + d.upper() for d in catalog.SPECIALTY] if count else [])
+                       + ["STANDING IF ATTACK < 2 THEN REROLL", "STANDING IF HP < 5 THEN CAST"],
             "items": items,
             "spells": [sp.describe() for sp in catalog.SPELLS.values()],
             "example": "EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR" + "".join(  # + its dice

@@ -162,3 +162,13 @@ def test_a_paused_turn_takes_one_plain_answer(text, ok):
 def test_default_orders(where, seat, expected):
     orders = ENGINE.default_orders(STATES[where](), seat)
     assert orders.default and orders.text == expected
+
+
+def test_specialty_buttons_only_for_a_combatant_with_specialty_dice():
+    """A basic combatant was offered SPECIALTY buttons that could only be refused."""
+    basic = ENGINE.decision(STATES["basic-arming"]()).prompts["P1"]
+    assert not any(c.startswith("SPECIALTY") for c in basic["choices"])
+    assert "SPECIALTY" not in basic["help"]
+    advanced = ENGINE.decision(STATES["advanced-arming"]()).prompts["P1"]
+    assert any(c.startswith("SPECIALTY") for c in advanced["choices"])
+    assert "Name your 3 specialty dice with SPECIALTY" in advanced["help"]
