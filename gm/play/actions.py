@@ -370,7 +370,7 @@ def resolve_turn(turn_id: int) -> bool:
                            "GM's review.", turn_number=turn.number)
             else:
                 # the record is written with its publication (one statement)
-                publish(record, closed=True)
+                publish(record, closed=True, state=step.state)
     except IntegrityError:
         # Another worker wrote this turn's record first: that is the exactly-once guard.
         log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
@@ -410,13 +410,15 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None, *,
     return "\n".join(lines).rstrip() + "\n"
 
 
-def publish(record: TurnRecord, *, closed: bool = False) -> None:
+def publish(record: TurnRecord, *, closed: bool = False, state: Any = None) -> None:
     """Write the reports, post the public one to the thread, open the next turn.
 
     A record not stored yet (resolve_turn's) is stored with them, with the game's new
     state: all the writes are one statement on PostgreSQL (`rows.chain`), the notices and
     the next turn included; only the end of a game writes apart. `closed`: the caller
-    already marked the turn RESOLVED (resolve_turn's claim does)."""
+    already marked the turn RESOLVED (resolve_turn's claim does). `state`: the engine's
+    state after the turn when the caller holds it (resolve_turn), so it is not read
+    from the record's JSON again."""
     game = record.game
     engine = engine_for(game)
     now = timezone.now()
@@ -441,7 +443,8 @@ def publish(record: TurnRecord, *, closed: bool = False) -> None:
                                      texts[0][1], now)]
     published = Notice.Kind.TURN_PUBLISHED
     opens = game.status == Game.Status.RUNNING
-    state = engine.from_json(record.state_after) if opens else None
+    if opens and state is None:
+        state = engine.from_json(record.state_after)
     decision = engine.decision(state) if opens else None
     if decision is not None:
         # the published notice is written with the next turn's own (one INSERT)

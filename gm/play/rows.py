@@ -321,53 +321,72 @@ def update(model: type[Model], values: dict[str, Any], where: dict[str, Any]) ->
 
 
 # --- statements that use what earlier ones returned ------------------------------------
-Built = tuple[str, list[Any]]
+# what the statements of a chain returned so far, by statement name then column; None
+# inside one PostgreSQL statement, where a later statement reads the CTE itself
+Earlier = dict[str, dict[str, Any] | None] | None
 
 
-class Refs:
-    """How a statement of a `chain` names a value an earlier one returned: inside one
-    PostgreSQL statement a scalar subquery on that CTE, elsewhere the value itself as a
-    parameter (the earlier statement has run)."""
+@dataclasses.dataclass(frozen=True, eq=False)
+class Ref:
+    """A value a statement of a `chain` takes: a plain parameter (`value`), or column
+    `column` of the row the earlier statement `name` returned (`ref`): inside one
+    PostgreSQL statement a scalar subquery on that CTE, elsewhere a parameter holding
+    what it returned (it has run)."""
 
-    def __init__(self, values: dict[str, dict[str, Any] | None] | None) -> None:
-        self.values = values
+    name: str | None = None
+    column: str = "id"
+    param: Any = None
 
-    def get(self, name: str, column: str) -> Built:
-        if self.values is None:
-            return f"(SELECT {qn(column)} FROM {name})", []
-        row = self.values[name]
-        return "%s", [None if row is None else row[column]]
+    @property
+    def key(self) -> tuple[str, str] | None:
+        """What the SQL of this reference depends on (besides the database vendor)."""
+        return None if self.name is None else (self.name, self.column)
 
+    def sql(self) -> str:
+        if self.name is not None and db().vendor == "postgresql":
+            return f"(SELECT {qn(self.column)} FROM {self.name})"
+        return "%s"
 
-# a value as a statement of a chain takes it: a parameter, or what an earlier one returned
-Ref = Callable[[Refs], Built]
+    def params(self, earlier: Earlier) -> list[Any]:
+        if self.name is None:
+            return [self.param]
+        if earlier is None:
+            return []
+        row = earlier[self.name]
+        return [None if row is None else row[self.column]]
 
 
 def ref(name: str, column: str = "id") -> Ref:
-    """Column `column` of what chain statement `name` returned."""
-    return lambda refs: refs.get(name, column)
+    """Column `column` of the row chain statement `name` returned."""
+    return Ref(name, column)
 
 
 def value(param: Any) -> Ref:
-    """A plain parameter where a statement takes a Ref."""
-    return lambda refs: ("%s", [param])
+    """A plain parameter where a chain statement takes a Ref."""
+    return Ref(param=param)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class Stmt:
-    """One statement of a `chain`: `build(refs)` gives its SQL (without RETURNING) and
-    parameters. `returning`: the columns the caller reads, of at most one row, the first
-    never NULL; `inner`: more columns only later statements read (on PostgreSQL they
-    never travel back to the client)."""
+    """One statement of a `chain`. `sql()` gives its text without RETURNING, built once
+    per database vendor and `key` (it must depend on nothing else: the references' keys
+    belong in it); `params(earlier)` its parameters. `returning`: the columns the caller
+    reads, of at most one row, the first never NULL; `inner`: more columns only later
+    statements read (on PostgreSQL they never travel back to the client)."""
 
     name: str
-    build: Callable[[Refs], Built]
+    key: Any
+    sql: Callable[[], str]
+    params: Callable[[Earlier], list[Any]]
     returning: tuple[str, ...] = ()
     inner: tuple[str, ...] = ()
 
+    def text(self) -> str:
+        return cached_sql(("stmt", self.name, self.key), lambda: self.sql() + _returning(self))
+
 
 def chain(stmts: Sequence[Stmt]) -> dict[str, dict[str, Any] | None]:
-    """Run `stmts` in order, each using what the earlier ones returned (Refs): on
+    """Run `stmts` in order, each using what the earlier ones returned (Ref): on
     PostgreSQL as ONE statement, each a data-modifying CTE (they share one snapshot, so
     none reads another's rows except through RETURNING, which is all they use);
     elsewhere one statement each. A constraint violation in any of them fails the call
@@ -375,15 +394,15 @@ def chain(stmts: Sequence[Stmt]) -> dict[str, dict[str, Any] | None]:
     column name, None when it returned no row."""
     out: dict[str, dict[str, Any] | None] = {}
     if db().vendor == "postgresql":
-        refs = Refs(None)
-        parts, params, cols = [], [], []
+        sql = cached_sql(("chain", tuple((s.name, s.key) for s in stmts)), lambda: (
+            "WITH " + ", ".join(f"{s.name} AS ({s.text()})" for s in stmts) + " SELECT "
+            + (", ".join(f"(SELECT {qn(c)} FROM {s.name})" for s in stmts
+                         for c in s.returning) or "1")))
+        params: list[Any] = []
         for stmt in stmts:
-            sql, args = stmt.build(refs)
-            parts.append(f"{stmt.name} AS ({sql}{_returning(stmt)})")
-            params += args
-            cols += [f"(SELECT {qn(c)} FROM {stmt.name})" for c in stmt.returning]
+            params += stmt.params(None)
         with cursor() as cur:
-            cur.execute(f"WITH {', '.join(parts)} SELECT {', '.join(cols) or '1'}", params)
+            cur.execute(sql, params)
             row = list(cur.fetchone())
         for stmt in stmts:
             n = len(stmt.returning)
@@ -392,11 +411,9 @@ def chain(stmts: Sequence[Stmt]) -> dict[str, dict[str, Any] | None]:
             out[stmt.name] = dict(zip(stmt.returning, got)) if n and got[0] is not None \
                 else None
         return out
-    refs = Refs(out)
     with cursor() as cur:
         for stmt in stmts:
-            sql, args = stmt.build(refs)
-            cur.execute(sql + _returning(stmt), args)
+            cur.execute(stmt.text(), stmt.params(out))
             found = cur.fetchone() if stmt.returning or stmt.inner else None
             out[stmt.name] = None if found is None else dict(
                 zip(stmt.returning + stmt.inner, found))

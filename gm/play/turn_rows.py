@@ -36,10 +36,9 @@ from django.db.models import Model
 
 from .models import Game, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
 from .rows import (
-    Built,
     Columns,
+    Earlier,
     Ref,
-    Refs,
     Stmt,
     cache_related,
     cached_sql,
@@ -148,43 +147,43 @@ def insert_record(record: TurnRecord, now: datetime) -> Stmt:
     """INSERT `record` (not stored yet); its state_before is the game row's state as the
     claim read it (copied inside the database). Returns `id`; `state_after` for
     `set_game_state`."""
-    def build(refs: Refs) -> Built:
-        state_before = (f"(SELECT {qn('state')} FROM {qn(Game._meta.db_table)} "
-                        f"WHERE {qn('id')} = %s)")
+    def sql() -> str:
         values = ["%s"] * len(_RECORD)
-        values[_RECORD.index("state_before")] = state_before
-        return (f"{_head(TurnRecord, _RECORD)} VALUES ({', '.join(values)})", [
-            record.game_id, record.turn_id, record.number, _json(record.orders),
-            _json(record.defaulted), _json(record.draws), _json(record.events),
-            _json(record.overrides), _json(record.amendments), record.attempt,
-            record.game_id, _json(record.state_after), record.before_hash,
-            record.after_hash, record.published, record.superseded, _at(now)])
-    return Stmt("rec", build, returning=("id",), inner=("state_after",))
+        values[_RECORD.index("state_before")] = (
+            f"(SELECT {qn('state')} FROM {qn(Game._meta.db_table)} WHERE {qn('id')} = %s)")
+        return f"{_head(TurnRecord, _RECORD)} VALUES ({', '.join(values)})"
+
+    def params(earlier: Earlier) -> list[Any]:
+        return [record.game_id, record.turn_id, record.number, _json(record.orders),
+                _json(record.defaulted), _json(record.draws), _json(record.events),
+                _json(record.overrides), _json(record.amendments), record.attempt,
+                record.game_id, _json(record.state_after), record.before_hash,
+                record.after_hash, record.published, record.superseded, _at(now)]
+    return Stmt("rec", "record", sql, params, returning=("id",), inner=("state_after",))
 
 
 def set_game_state(game_id: int, state: Ref, state_hash: str) -> Stmt:
     """The game's state and its hash (`state`: the record's, `rows.ref("rec",
     "state_after")`)."""
-    def build(refs: Refs) -> Built:
-        sql, params = state(refs)
-        return (f"UPDATE {qn(Game._meta.db_table)} SET {qn('state')} = {sql}, "
-                f"{qn('state_hash')} = %s WHERE {qn('id')} = %s",
-                [*params, state_hash, game_id])
-    return Stmt("gst", build)
+    def sql() -> str:
+        return (f"UPDATE {qn(Game._meta.db_table)} SET {qn('state')} = {state.sql()}, "
+                f"{qn('state_hash')} = %s WHERE {qn('id')} = %s")
+    return Stmt("gst", ("game_state", state.key), sql,
+                lambda earlier: [*state.params(earlier), state_hash, game_id])
 
 
 def set_turn_status(turn_id: int, status: str) -> Stmt:
-    def build(refs: Refs) -> Built:
+    def sql() -> str:
         return (f"UPDATE {qn(Turn._meta.db_table)} SET {qn('status')} = %s "
-                f"WHERE {qn('id')} = %s", [status, turn_id])
-    return Stmt("tst", build)
+                f"WHERE {qn('id')} = %s")
+    return Stmt("tst", "turn_status", sql, lambda earlier: [status, turn_id])
 
 
 def mark_published(record_id: int) -> Stmt:
-    def build(refs: Refs) -> Built:
+    def sql() -> str:
         return (f"UPDATE {qn(TurnRecord._meta.db_table)} SET {qn('published')} = %s "
-                f"WHERE {qn('id')} = %s", [True, record_id])
-    return Stmt("pub", build)
+                f"WHERE {qn('id')} = %s")
+    return Stmt("pub", "published", sql, lambda earlier: [True, record_id])
 
 
 _REPORT = ("markdown", "rendered", "record_id", "audience")
@@ -193,14 +192,16 @@ _REPORT = ("markdown", "rendered", "record_id", "audience")
 def insert_reports(record: Ref, texts: Sequence[tuple[str, str]]) -> Stmt:
     """One row per (audience, markdown), HTML left to the first reader
     (RenderedMarkdown)."""
-    def build(refs: Refs) -> Built:
-        rec_sql, rec_params = record(refs)
-        rows, params = [], []
+    def sql() -> str:
+        row = f"(%s, NULL, {record.sql()}, %s)"
+        return f"{_head(Report, _REPORT)} VALUES {', '.join([row] * len(texts))}"
+
+    def params(earlier: Earlier) -> list[Any]:
+        rec, out = record.params(earlier), []
         for audience, markdown in texts:
-            rows.append(f"(%s, NULL, {rec_sql}, %s)")
-            params += [markdown, *rec_params, audience]
-        return f"{_head(Report, _REPORT)} VALUES {', '.join(rows)}", params
-    return Stmt("rep", build)
+            out += [markdown, *rec, audience]
+        return out
+    return Stmt("rep", ("reports", len(texts), record.key), sql, params)
 
 
 _POST = ("markdown", "rendered", "game_id", "author_id", "kind", "turn_number", "created")
@@ -209,10 +210,10 @@ _POST = ("markdown", "rendered", "game_id", "author_id", "kind", "turn_number", 
 def insert_post(game_id: int, kind: str, turn_number: int | None, markdown: str,
                 now: datetime) -> Stmt:
     """A thread post by nobody (a turn's report), HTML left to the first reader."""
-    def build(refs: Refs) -> Built:
-        return (f"{_head(Post, _POST)} VALUES (%s, NULL, %s, NULL, %s, %s, %s)",
-                [markdown, game_id, kind, turn_number, _at(now)])
-    return Stmt("post", build)
+    def sql() -> str:
+        return f"{_head(Post, _POST)} VALUES (%s, NULL, %s, NULL, %s, %s, %s)"
+    return Stmt("post", "post", sql,
+                lambda earlier: [markdown, game_id, kind, turn_number, _at(now)])
 
 
 _TURN_INSERT = ("game_id", "number", "status", "decision", "opened", "deadline",
@@ -225,21 +226,19 @@ def insert_turn(game_id: int, number: int, decision: dict[str, Any],
     """A new OPEN turn. `attempt` None: one more than any earlier turn of that number
     (set aside by a rerun or rollback), 1 for the first, computed by the INSERT itself.
     Returns `id`, `attempt`."""
-    def build(refs: Refs) -> Built:
+    def sql() -> str:
         table = qn(Turn._meta.db_table)
-        params: list[Any] = [game_id, number, Turn.Status.OPEN.value, _json(decision),
-                             _at(now), _at(deadline), "{}", "[]", False]
-        if attempt is None:
-            attempt_sql = (f"COALESCE((SELECT {qn('attempt')} FROM {table} WHERE "
-                           f"{qn('game_id')} = %s AND {qn('number')} = %s ORDER BY "
-                           f"{qn('attempt')} DESC LIMIT 1), 0) + 1")
-            params += [game_id, number]
-        else:
-            attempt_sql = "%s"
-            params.append(attempt)
+        attempt_sql = "%s" if attempt is not None else (
+            f"COALESCE((SELECT {qn('attempt')} FROM {table} WHERE {qn('game_id')} = %s "
+            f"AND {qn('number')} = %s ORDER BY {qn('attempt')} DESC LIMIT 1), 0) + 1")
         return (f"{_head(Turn, _TURN_INSERT)} VALUES (%s, %s, %s, %s, %s, %s, NULL, NULL, "
-                f"%s, %s, %s, {attempt_sql}, %s, NULL)", [*params, False])
-    return Stmt("nxt", build, returning=("id", "attempt"))
+                f"%s, %s, %s, {attempt_sql}, %s, NULL)")
+
+    def params(earlier: Earlier) -> list[Any]:
+        return [game_id, number, Turn.Status.OPEN.value, _json(decision), _at(now),
+                _at(deadline), "{}", "[]", False,
+                *([game_id, number] if attempt is None else [attempt]), False]
+    return Stmt("nxt", ("turn", attempt is None), sql, params, returning=("id", "attempt"))
 
 
 def new_turn(game: Game, number: int, decision: dict[str, Any], deadline: datetime | None,
@@ -258,12 +257,15 @@ def new_turn(game: Game, number: int, decision: dict[str, Any], deadline: dateti
 def insert_notices(game_id: int, events: Sequence[tuple[str, Ref]], now: datetime) -> Stmt:
     """Notice rows for `events` (kind, object id) in that order, each written once
     (ON CONFLICT DO NOTHING on the unique event), in the caller's transaction."""
-    def build(refs: Refs) -> Built:
-        rows, params = [], []
-        for kind, object_id in events:
-            id_sql, id_params = object_id(refs)
-            rows.append(f"(%s, %s, {id_sql}, %s, NULL)")
-            params += [game_id, kind, *id_params, _at(now)]
+    def sql() -> str:
         head = _head(Notice, ("game_id", "kind", "object_id", "created", "handled"))
-        return f"{head} VALUES {', '.join(rows)} ON CONFLICT DO NOTHING", params
-    return Stmt("ntc", build)
+        rows = ", ".join(f"(%s, %s, {object_id.sql()}, %s, NULL)" for _k, object_id in events)
+        return f"{head} VALUES {rows} ON CONFLICT DO NOTHING"
+
+    def params(earlier: Earlier) -> list[Any]:
+        at, out = _at(now), []
+        for kind, object_id in events:
+            out += [game_id, kind, *object_id.params(earlier), at]
+        return out
+    return Stmt("ntc", ("notices", tuple(object_id.key for _k, object_id in events)), sql,
+                params)
