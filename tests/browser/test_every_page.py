@@ -219,3 +219,25 @@ def test_the_rules_options_read_on_a_phone(live_server, open_page, ruleset):
     assert wide[0] <= wide[1] + 1, wide
     assert "`" not in page.inner_text("#options")
 
+
+
+def test_the_api_tokens_read_on_a_phone(live_server, open_page, players):
+    """The account page's API tokens: on a phone each token is one block (label, dates
+    and its Revoke button in view), not a table scrolling the page sideways."""
+    from gm.accounts import tokens
+
+    tokens.issue(players[0], "my phone's order script")
+    tokens.issue(players[0], "")
+    page = open_page(PHONE)
+    login(page, live_server.url, "alice")
+    page.goto(live_server.url + "/account/")
+    scroll, inner = overflow(page)
+    assert scroll <= inner, (scroll, inner)
+    wide = page.evaluate("(() => { const t = document.getElementById('token-table');"
+                         " return [t.scrollWidth, t.clientWidth]; })()")
+    assert wide[0] <= wide[1] + 1, wide
+    assert not page.evaluate(OFF_SCREEN)
+    labels = page.evaluate("[...document.querySelectorAll('#token-table td')]"
+                           ".map(td => getComputedStyle(td, '::before').content)")
+    assert '"Label: "' in labels and labels.count('"Expires: "') == 2, labels
+    assert page.locator("#token-table button", has_text="Revoke").count() == 2
