@@ -44,7 +44,12 @@ SALT = "gm.accounts.signup"
 
 
 class SignupLinkError(ValueError):
-    """A sign-up link that is forged, damaged or expired."""
+    """A sign-up link that is forged, damaged or expired (`next`: an expired link's page to
+    come back to, authentic but old, for its "sign up again" link)."""
+
+    def __init__(self, message: str, next_url: str = ""):
+        super().__init__(message)
+        self.next = next_url
 
 
 class AddressTaken(Exception):
@@ -73,9 +78,12 @@ def read_token(token: str) -> dict:
     try:
         data = signing.loads(token, salt=SALT, max_age=settings.GM_CONFIRM_DAYS * 86400)
     except signing.SignatureExpired:
+        old = signing.loads(token, salt=SALT)  # signed by us, only too old
         raise SignupLinkError(
             f"this sign-up link has expired (links last {settings.GM_CONFIRM_DAYS} days): "
-            "sign up again to get a new one") from None
+            "sign up again to get a new one",
+            old.get("n", "") if isinstance(old, dict) and isinstance(old.get("n"), str)
+            else "") from None
     except signing.BadSignature:
         raise SignupLinkError("this sign-up link is not valid (copy the whole link from "
                               "the mail, or sign up again)") from None

@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
@@ -22,6 +21,7 @@ from rest_framework.throttling import AnonRateThrottle
 from . import confirmation, ratelimit, signup, tokens
 from .clientip import client_ip
 from .forms import SignupConfirmForm, SignupForm, TokenForm
+from .nextpage import same_site_path
 
 
 def _minutes(seconds: float) -> str:
@@ -51,13 +51,7 @@ def signup_page(request: HttpRequest) -> HttpResponse:
 
 def _safe_next(request: HttpRequest) -> str:
     """The page to come back to once the account exists (e.g. an invite link), if ours."""
-    nxt = request.POST.get("next") or request.GET.get("next", "")
-    return nxt if _ours(request, nxt) else ""
-
-
-def _ours(request: HttpRequest, url: str) -> bool:
-    return bool(url) and url_has_allowed_host_and_scheme(
-        url, {request.get_host()}, require_https=request.is_secure())
+    return same_site_path(request, request.POST.get("next") or request.GET.get("next"))
 
 
 def signup_sent(request: HttpRequest) -> HttpResponse:
@@ -74,24 +68,28 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         pending = signup.read_token(token)
     except signup.SignupLinkError as exc:
-        return render(request, "registration/signup_failed.html", {"error": str(exc)},
-                      status=400)
+        return render(request, "registration/signup_failed.html", {
+            "error": str(exc), "next": same_site_path(request, exc.next)}, status=400)
     email = pending["email"]
-    if signup.owner_of(email) is not None:
-        return _address_taken(request, email)
+    nxt = same_site_path(request, pending["next"])
+    owner = signup.owner_of(email)
+    if owner is not None:
+        if request.user.is_authenticated and request.user.pk == owner.pk:
+            # The link opened again by the account it made: on to where it was going.
+            return redirect(nxt or "/")
+        return _address_taken(request, email, nxt)
     if request.method == "POST":
         form = SignupConfirmForm(request.POST, email=email)
         if form.is_valid():
             try:
                 user = signup.create_account(form, email)
             except signup.AddressTaken:
-                return _address_taken(request, email)
+                return _address_taken(request, email, nxt)
             if user is not None:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, f"Welcome, {user.username}: your account is made "
                                           f"and {user.email} is confirmed.")
-                nxt = pending["next"]
-                return redirect(nxt if _ours(request, nxt) else "/")
+                return redirect(nxt or "/")
     else:
         form = SignupConfirmForm(email=email, initial={"username": pending["username"]})
     # Say at once (before any typing) that the name asked for is taken by now.
@@ -101,12 +99,13 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
         "form": form, "email": email, "taken": pending["username"] if taken else ""})
 
 
-def _address_taken(request: HttpRequest, email: str) -> HttpResponse:
-    """Only whoever holds the link's mailbox gets here: they may know the address is used."""
+def _address_taken(request: HttpRequest, email: str, nxt: str = "") -> HttpResponse:
+    """Only whoever holds the link's mailbox gets here: they may know the address is used.
+    Logging in from here still leads to the page the sign-up came from."""
     return render(request, "registration/signup_failed.html", {
         "error": f"{email} has an account already (perhaps this link made it): log in, "
-                 "or choose a new password if you have forgotten it", "taken": True},
-        status=409)
+                 "or choose a new password if you have forgotten it", "taken": True,
+        "next": nxt}, status=409)
 
 
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:

@@ -20,7 +20,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timeuntil
 from django.views.decorators.http import require_POST
@@ -28,6 +27,7 @@ from django.views.decorators.http import require_POST
 from games.core import registry
 from games.core.orders import order_lines
 from games.core.types import OrderError, OrdersInvalid
+from gm.accounts.nextpage import same_site_path
 from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
 from gm.mail import greetings
 from gm.mail.notices import one_numbering
@@ -104,11 +104,8 @@ def time_zone(request: HttpRequest) -> HttpResponse:
         chosen = form.cleaned_data["time_zone"] or "none (pages follow your browser)"
         messages.success(request, f"Time zone saved: {chosen}.")
         # Back to the page the form came from: a path of this site, nothing else.
-        target = request.POST.get("next", "")
-        if not (target.startswith("/") and url_has_allowed_host_and_scheme(
-                target, {request.get_host()}, require_https=request.is_secure())):
-            target = reverse("time-zone")
-        return redirect(target)
+        return redirect(same_site_path(request, request.POST.get("next"))
+                        or reverse("time-zone"))
     return render(request, "web/time_zone.html", {"form": form})
 
 

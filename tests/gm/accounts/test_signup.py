@@ -355,3 +355,40 @@ def test_the_link_can_be_sent_again_a_few_times(client, unconfirmed):
     for _ in range(4):
         client.post("/account/confirm-again/")
     assert len(mail.outbox) == 3
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x",
+                                    "/\\evil.example/", "lobbyx", "javascript:alert(1)"])
+def test_only_a_path_of_this_site_is_kept_as_the_page_to_come_back_to(client, target):
+    """The rule of the time-zone form (one function for both): a bare word is not a page
+    of this site either (it redirected relative to the sign-up link)."""
+    from urllib.parse import quote
+
+    _signup(client, "guest", "guest@example.org", path=f"/signup/?next={quote(target)}")
+    assert _finish(Client(), _link(mail.outbox[0]), "guest")["Location"] == "/"
+
+
+def test_a_sign_up_link_opened_again_still_leads_to_the_invite(client):
+    """Once the link has made the account, opening it again (the same browser, logged in,
+    or another one) does not drop the page the sign-up came from: the logged-in reader
+    goes there, another is offered to log in and then go there."""
+    _signup(client, "guest", "guest@example.org", path="/signup/?next=/games/1/invite/")
+    link = _link(mail.outbox[0])
+    assert _finish(client, link, "guest")["Location"] == "/games/1/invite/"
+    again = client.get(link)
+    assert again.status_code == 302 and again["Location"] == "/games/1/invite/"
+    elsewhere = Client().get(link)
+    assert elsewhere.status_code == 409
+    assert 'href="/login/?next=/games/1/invite/"' in elsewhere.content.decode()
+    # Logged in as somebody else, the link is no way to their account: the page says so.
+    other = Client()
+    other.force_login(User.objects.create_user("other", email="other@example.org"))
+    assert other.get(link).status_code == 409
+
+
+def test_an_expired_link_offers_to_sign_up_again_for_the_same_page(client):
+    _signup(client, "late", "late@example.org", path="/signup/?next=/games/1/invite/")
+    link = _link(mail.outbox[0])
+    with time_machine.travel("2099-01-01", tick=False):
+        page = client.get(link).content.decode()
+    assert 'href="/signup/?next=/games/1/invite/"' in page
