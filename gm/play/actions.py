@@ -151,15 +151,36 @@ def seat_capacity(game: Game) -> int:
     return game.max_seats or engine_for(game).max_seats
 
 
+def seat_barred(game: Game, user) -> str:
+    """Why `user` may not take a seat in `game`, or "".
+
+    In a game with hidden information nobody who sees everything plays: the GM and its
+    co-GMs (the GM's desk shows every hand and die), and site admins, who see every game
+    as its GM does (Game.is_gm). Each is told which of these they are.
+    """
+    if not engine_for(game).hidden_information:
+        return ""
+    role = game.gm_role(user)
+    if role == "gm":
+        return ("you are this game's GM and see every hidden card and die, so you cannot "
+                "take a seat in it")
+    if role == "co-gm":
+        return ("you are a co-GM of this game and see every hidden card and die, so you "
+                "cannot take a seat in it")
+    if role == "admin":
+        return ("you are a site admin, and site admins see every hidden card and die of "
+                "every game, so you cannot take a seat in a game that hides any")
+    return ""
+
+
 def join_game(game: Game, user) -> Seat:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.OPEN:
             raise Conflict("this game has already started")
-        if engine_for(game).hidden_information and game.is_gm(user):
-            # The GM's desk shows every hand and die: a GM in a seat would play with them.
-            raise Conflict("you are a GM of this game and see every hidden card and die, so "
-                           "you cannot take a seat in it")
+        barred = seat_barred(game, user)
+        if barred:
+            raise Conflict(barred)
         if game.seats.filter(user=user).exists():
             raise Conflict("you already have a seat in this game")
         taken = game.seats.count()

@@ -108,6 +108,20 @@ class Game(models.Model):
             return user.pk in people[1]
         return self.co_gms.filter(pk=user.pk).exists()
 
+    def gm_role(self, user) -> str:
+        """Why `user` sees everything in this game: "gm", "co-gm", "admin" (a site admin
+        who is neither), or "" (is_gm is False)."""
+        if not self.is_gm(user):
+            return ""
+        if user.pk == self.gm_id:
+            return "gm"
+        if not user.is_superuser:
+            return "co-gm"
+        people = self.__dict__.get("_people")
+        co = (user.pk in people[1]) if people is not None else \
+            self.co_gms.filter(pk=user.pk).exists()
+        return "co-gm" if co else "admin"
+
     def seat_of(self, user) -> Seat | None:
         if not getattr(user, "is_authenticated", False):
             return None

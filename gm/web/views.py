@@ -169,10 +169,10 @@ def _sentence(message: str) -> str:
     return message if message.endswith((".", "!", "?")) else message + "."
 
 
-def _gm_barred(game: Game, engine: Any, user: Any) -> bool:
-    """A GM of a game that hides anything sees it all, so is never offered a seat
-    (gm.play.actions.join_game refuses it too; the button would only lead to that refusal)."""
-    return bool(engine.hidden_information) and game.is_gm(user)
+def _gm_barred(game: Game, engine: Any, user: Any) -> str:
+    """Why a reader who sees everything in a game that hides anything is not offered a
+    seat (gm.play.actions.join_game refuses it; the button would only lead there), or ""."""
+    return actions.seat_barred(game, user) if engine.hidden_information else ""
 
 
 @login_required

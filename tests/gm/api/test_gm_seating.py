@@ -3,6 +3,8 @@ are hidden, by API or web; a seated GM (old data) still reads only the seat's vi
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -17,6 +19,11 @@ from tests.gm.engines import TallyEngine
 
 pytestmark = pytest.mark.django_db
 REASON = "seating a GM is refused because the GM sees every hidden card and die"
+# Each is told the true reason: a site admin is no GM of the game.
+WHY = {"gm": "you are this game's GM and see every hidden card and die",
+       "co_gm": "you are a co-GM of this game and see every hidden card and die",
+       "site_admin": "you are a site admin, and site admins see every hidden card and die "
+                     "of every game, so you cannot take a seat in a game that hides any"}
 
 
 @pytest.fixture
@@ -43,18 +50,28 @@ def test_join_matrix_over_the_api(open_game):
         response = _api(user).post(f"/api/games/{game.pk}/seats/")
         assert response.status_code == expected[role], (role, response.content)
         if response.status_code == 409:
-            assert "GM of this game and see every hidden card and die" in \
-                response.json()["detail"], REASON
+            assert response.json()["detail"].startswith(WHY[role]), (role, REASON)
     assert list(game.seats.values_list("user__username", flat=True)) == ["outsider"]
 
 
-def test_the_web_join_shows_the_reason(open_game):
+@pytest.mark.parametrize("role", ["gm", "co_gm", "site_admin"])
+def test_the_web_join_and_the_invite_show_the_reason(open_game, role):
     game, users = open_game
     web = Client()
-    web.force_login(users["co_gm"])
-    page = web.post(f"/games/{game.pk}/join/", follow=True).content.decode()
-    assert "you are a GM of this game and see every hidden card and die" in page
+    web.force_login(users[role])
+    page = unescape(web.post(f"/games/{game.pk}/join/", follow=True).content.decode())
+    assert f"You could not join: {WHY[role]}" in page
+    assert "a GM of this game" not in page or role == "co_gm"
+    invite = unescape(web.get(f"/games/{game.pk}/invite/").content.decode())
+    assert 'id="join"' not in invite and "Y" + WHY[role][1:] in invite
     assert not game.seats.exists()
+
+
+def test_a_site_admin_who_co_gms_the_game_is_told_so(open_game):
+    game, users = open_game
+    game.co_gms.add(users["site_admin"])
+    assert actions.seat_barred(game, users["site_admin"]).startswith(WHY["co_gm"])
+    assert actions.seat_barred(game, users["outsider"]) == ""
 
 
 def test_a_gm_may_play_where_nothing_is_hidden(gm_user, tally_engine):

@@ -94,7 +94,7 @@ def test_gm_of_a_hidden_information_game_is_told_why_they_cannot_sit(gm_user):
     game = actions.create_game(gm_user, ruleset="tally", title="Hidden")
     gm = _client(gm_user)
     page = unescape(_text(gm.get(gm.post(f"/games/{game.pk}/join/")["Location"])))
-    assert ("You could not join: you are a GM of this game and see every hidden card and "
+    assert ("You could not join: you are this game's GM and see every hidden card and "
             "die, so you cannot take a seat in it.") in page
     assert not game.seats.exists()
 
@@ -444,7 +444,8 @@ def test_gm_of_a_hidden_information_game_is_not_offered_a_seat(gm_user, players)
     assert 'id="join"' not in _text(gm.get(f"/games/{game.pk}/"))
     invite = unescape(_text(gm.get(f"/games/{game.pk}/invite/")))
     assert 'id="join"' not in invite
-    assert "you cannot take a seat: share this link with the players" in invite
+    assert ("You are this game's GM and see every hidden card and die, so you cannot take"
+            " a seat in it: share this link with the players.") in invite
     bob = _client(players[1])
     assert 'id="join"' in _text(bob.get(f"/games/{game.pk}/"))
     assert 'id="join"' in _text(bob.get(f"/games/{game.pk}/invite/"))
