@@ -9,6 +9,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
 
+from gm.play.errors import ActionError
+from gm.play.text import one_line
+
 USERNAME_HELP = "Shown to other players. Letters, digits and @ . + - _ only; at most 150."
 
 
@@ -47,3 +50,10 @@ class SignupConfirmForm(UserCreationForm):
 class TokenForm(forms.Form):
     label = forms.CharField(max_length=80, required=False,
                             help_text="What the token is for, e.g. 'my bot'.")
+
+    def clean_label(self) -> str:
+        try:
+            return one_line(self.cleaned_data["label"], "a token's label")
+        except ActionError as exc:
+            raise forms.ValidationError(exc.message[0].upper() + exc.message[1:] + ".",
+                                        code="not-one-line") from None

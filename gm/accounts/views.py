@@ -149,8 +149,12 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
 @require_POST
 def new_token(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
-    label = form.cleaned_data["label"] if form.is_valid() else ""
-    token, key = tokens.issue(request.user, label)
+    if not form.is_valid():  # a label that is not one line: said, and no token made
+        return render(request, "accounts/account.html", {
+            "confirmed": confirmation.email_confirmed(request.user),
+            "tokens": tokens.live_tokens(request.user), "form": form,
+            "token_days": settings.GM_API_TOKEN_DAYS, "now": timezone.now()}, status=400)
+    token, key = tokens.issue(request.user, form.cleaned_data["label"])
     return render(request, "accounts/account.html", {
         "confirmed": confirmation.email_confirmed(request.user),
         "tokens": tokens.live_tokens(request.user), "form": TokenForm(),

@@ -53,6 +53,7 @@ from .models import (
 )
 from .rendering import render_markdown
 from .sweep import schedule_deadline
+from .text import one_line
 
 log = logging.getLogger(__name__)
 GM_VIEWER = "*"
@@ -132,6 +133,7 @@ def create_game(user, *, ruleset: str, title: str, options: dict[str, Any] | Non
         raise ActionError(str(exc)) from None
     if not title.strip():
         raise ActionError("a game needs a title")
+    title = one_line(title, "a game title")
     if turn_hours * 60 + turn_minutes < 1:
         raise ActionError("a turn must last at least one minute")
     if max_seats and not engine.min_seats <= max_seats <= engine.max_seats:
@@ -139,7 +141,7 @@ def create_game(user, *, ruleset: str, title: str, options: dict[str, Any] | Non
     limits.check_game_quota(user)
     with transaction.atomic():
         game = Game.objects.create(
-            ruleset=ruleset, title=title.strip(), options=options, turn_hours=turn_hours,
+            ruleset=ruleset, title=title, options=options, turn_hours=turn_hours,
             turn_minutes=turn_minutes, process_early=process_early,
             hold_for_review=hold_for_review, max_seats=max_seats, gm=user)
         record_log(game, "created", f"{user.username} created the game ({engine.title}).",

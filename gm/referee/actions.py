@@ -497,6 +497,14 @@ def _timeline(game: Game, number: int) -> tuple[dict[int, Turn], dict[int, TurnR
 def _rewind(game: Game, number: int, doing: str
             ) -> tuple[Game, dict[int, Turn], dict[int, TurnRecord]]:
     """Lock a running game for a rerun or rollback from `number`; its live timeline."""
+    if number == 0:
+        raise Conflict("turn 0 is the game's setup, which cannot be rerun or rolled back: "
+                       "roll back to turn 1 to reopen the first turn from the same setup "
+                       "(or rerun from turn 1 to resolve it again); a new setup, with a new "
+                       "secret and new draws, takes a new game")
+    if number < 0:
+        raise Conflict(f"there is no turn {number}: turns are numbered from 1 (turn 0 is "
+                       "the setup)")
     game, _turn = _lock(game)
     _running(game)
     if game.status == Game.Status.PAUSED:

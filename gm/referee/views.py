@@ -112,7 +112,7 @@ def _rerun_message(result: actions.RerunResult) -> str:
         text += f"; turn {result.open_turn} waits for new orders from {', '.join(result.reorder)}"
     if result.held:
         text += f"; turn {result.held} is held for your review"
-    return text + ". " + " ".join(result.notes)
+    return " ".join([text + ".", *result.notes])
 
 
 def _pause(g, u, r, p) -> str:

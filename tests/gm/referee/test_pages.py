@@ -194,3 +194,25 @@ def test_held_turn_preview_keeps_one_h1_and_names_each_audience(make_game, gm_us
     assert page.count("<h1") == 1, page
     labels = re.findall(r"<summary>(.*?)</summary>", page)
     assert "*" not in labels and "GM only" in labels and "public" in labels, labels
+
+
+def test_the_rerun_message_ends_with_its_full_stop(played, gm_user):
+    """The desk's message after a rerun with no notes: no space after the last sentence."""
+    r = client_for(gm_user).post(f"/games/{played.pk}/gm/do/rerun/",
+                                 {"turn": "1", "reason": "check"}, follow=True)
+    said = [str(m) for m in r.context["messages"]]
+    assert said == ["Rerun from turn 1: turn 1 resolved again."], said
+
+
+@pytest.mark.parametrize("power", ["rollback", "rerun"])
+def test_turn_0_is_the_setup_and_the_gm_is_told_what_to_do_instead(played, gm_user, power):
+    r = client_for(gm_user).post(f"/games/{played.pk}/gm/do/{power}/",
+                                 {"turn": "0", "reason": "start over"}, follow=True)
+    said = " ".join(str(m) for m in r.context["messages"])
+    assert "turn 0 is the game's setup, which cannot be rerun or rolled back" in said
+    assert "roll back to turn 1" in said and "has not been resolved" not in said
+    r = client_for(gm_user).post(f"/games/{played.pk}/gm/do/{power}/",
+                                 {"turn": "-1", "reason": "start over"}, follow=True)
+    said = " ".join(str(m) for m in r.context["messages"])
+    assert "there is no turn -1: turns are numbered from 1" in said
+    assert played.turns.filter(superseded=True).count() == 0
