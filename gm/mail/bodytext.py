@@ -8,6 +8,14 @@ blockquote type=cite, Outlook's divRplyFwdMsg, Thunderbird's moz-cite-prefix and
 moz-signature), not by guessing at text; Thunderbird's quote is skipped rather than cut
 at, so a reply written below it is read.
 
+A reply written below the quote (bottom-posting: Thunderbird and mutt in plain text,
+Apple Mail with the notice quoted first) starts with the quote: `leading_quote` finds it
+(the "> " lines, with the attribution line above them, "On ... wrote:" in the languages
+below, wrapped over up to three lines) and the orders are read from the first line after
+it; a later quoted line (an interleaved reply: quote, orders, quote, more text) ends
+them, like a quote below top-posted orders. Only a text whose first line starts with
+">", or whose first lines are followed by one, is looked at: one string test otherwise.
+
 A forward ("---------- Forwarded message ---------", "Begin forwarded message:",
 Thunderbird's "-------- Forwarded Message --------", their translations) ends the
 player's own text: what follows was written by someone else, so it is never read as
@@ -43,6 +51,13 @@ _FORWARD_LINE = re.compile(
     r"begin forwarded message:|anfang der weitergeleiteten nachricht:|"
     r"d[ée]but du message r[ée]exp[ée]di[ée]\s*:|inicio del mensaje reenviado:)\s*$",
     re.IGNORECASE)
+# "On <date>, <name> wrote:" above a quote, as the clients of LANGUAGES write it in plain
+# text (Gmail, Thunderbird, Apple Mail, mutt...): matched on the lines before the first
+# "> " line, joined, and only when such a line follows them.
+_ATTRIBUTION = re.compile(
+    r"^.*\b(?:wrote|a\s+[ée]crit|schrieb|escribi[óo]|ha\s+scritto|schreef|skrev|escreveu|"
+    r"napisa[łl])\b.*:\s*$", re.IGNORECASE)
+_ATTRIBUTION_LINES = 3
 _FORWARD_SUBJECT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb)\s*:",
                               re.IGNORECASE)
 _FORWARD_HTML = re.compile(r"moz-forward-container|forwarded message|begin forwarded message",
@@ -126,21 +141,72 @@ class Stripped:
     forwarded: bool = False  # a forwarded message was cut off
 
 
-def strip_reply(text: str) -> Stripped:
+def _quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def leading_quote(lines: list[str]) -> int:
+    """How many of `lines` are a quote the reply starts with (bottom-posting): blank
+    lines, an optional attribution line ("On ... wrote:", up to three lines), then the
+    "> " lines and the blank lines among and after them. 0 when the text does not start
+    with a quote."""
+    n = len(lines)
+    i = 0
+    while i < n and not lines[i].strip():
+        i += 1
+    if i == n:
+        return 0
+    if not _quoted(lines[i]):
+        head = i
+        while i < n and i - head < _ATTRIBUTION_LINES and lines[i].strip() \
+                and not _quoted(lines[i]):
+            i += 1
+        j = i
+        while j < n and not lines[j].strip():
+            j += 1
+        if j == n or not _quoted(lines[j]) or \
+                not _ATTRIBUTION.match(" ".join(line.strip() for line in lines[head:i])):
+            return 0
+        i = j
+    while i < n and (not lines[i].strip() or _quoted(lines[i])):
+        i += 1
+    return i
+
+
+def strip_reply(text: str, *, later_quote_ends: bool = True) -> Stripped:
     """Split a body into the player's new text and the rest (quotes, signature, and a
-    forwarded message with everything after it)."""
+    forwarded message with everything after it).
+
+    A quote the text starts with is skipped (the reply is below it); after it, the first
+    quoted line ends the player's text when `later_quote_ends` (orders, which the order
+    grammar ends there too: an interleaved reply's text after a second quote is not read,
+    it is listed back, and it does not count towards the order-size limit), else the
+    remainder is kept whole (press, which drops the quoted lines itself). The rest lists
+    what follows the player's text first, then the skipped quote."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\xa0", " ")
     lines = text.split("\n")
+    skipped = ""
+    if lines and (_quoted(lines[0]) or any(_quoted(line) for line in
+                                           lines[1:_ATTRIBUTION_LINES + 3])):
+        start = leading_quote(lines)
+        if start:
+            skipped = "\n".join(line.strip() for line in lines[:start]).strip()
+            lines = lines[start:]
+            text = "\n".join(lines)
+    cut = ""  # what follows the player's text: a forward, or a quote (orders)
     forwarded = False
     for i, line in enumerate(lines):
         if _FORWARD_LINE.match(line):
             text, forwarded = "\n".join(lines[:i]), True
-            forward_rest = "\n".join(lines[i:]).strip()
+            cut = "\n".join(lines[i:]).strip()
+            break
+        if later_quote_ends and _quoted(line):
+            text, cut = "\n".join(lines[:i]), "\n".join(lines[i:]).strip()
             break
     stripped = _strip(text)
-    if forwarded:
-        rest = "\n".join(p for p in (stripped.rest, forward_rest) if p)
-        return Stripped(stripped.orders, rest, forwarded=True)
+    if cut or skipped:
+        rest = "\n".join(p for p in (stripped.rest, cut, skipped) if p)
+        return Stripped(stripped.orders, rest, forwarded=forwarded)
     return stripped
 
 

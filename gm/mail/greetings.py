@@ -4,6 +4,9 @@ Players write "Hi GM," or "here are my orders:" above their orders and "Cheers &
 luck!" below them. The rule, applied to the text left after the quoted reply, the
 signature and anything after END are cut off (README, "Playing", Email):
 
+0. The size comes first: a text over the order-size limit (gm.play.limits) is refused
+   for its size before any line is looked at, so a huge text with no order in it is
+   answered with the limit, never "no orders found" echoing it back.
 1. Only lines the order parser would read count: blank lines and `#` comments never do.
 2. A line *may be an order* when any of its words is one of the game's order words (the
    keywords of its order grammar: ADD, EQUIP, MOVE...), when its first word is IF,
@@ -158,15 +161,19 @@ def trim(text: str, may_be_order: Callable[[str], bool]) -> Trimmed:
 
 
 def for_seat(game: Any, seat: Any, text: str) -> Trimmed:
-    """Rules 1-5 for orders `seat` sends in `game`, by mail or on the web form.
+    """Rules 0-5 for orders `seat` sends in `game`, by mail or on the web form.
+
+    Rule 0 (the size) raises gm.play.limits.TooLarge, an ActionError, as
+    `actions.submit_orders` would: the one size rule, checked here first for both paths.
 
     A line is tried on the engine's parser with the game's stored state, read from the
     database only when a line needs it; a state the engine cannot load is an ActionError
     (gm.play.actions.stored_state) for the caller to answer with.
     """
-    from gm.play import actions
+    from gm.play import actions, limits
     from gm.play.models import Game
 
+    limits.check_order_text(text)  # rule 0: the size before anything else
     engine = actions.engine_for(game)
 
     def state() -> Any:

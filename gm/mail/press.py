@@ -49,7 +49,7 @@ def answer(seat: Seat, press_id: int, body: str) -> tuple[str, str, dict[str, An
     from gm.talk import actions as talk
     from gm.talk.models import Message
 
-    stripped = strip_reply(body)
+    stripped = strip_reply(body, later_quote_ends=False)  # interleaved answers are press
     original = Message.objects.filter(pk=press_id, game_id=seat.game_id,
                                       recipient=seat.name).first()
     if original is None:
@@ -154,7 +154,7 @@ def gm_reply(mail: Mail, text: str | None) -> GMReply | None:
         why = "the mail had no text we could read (attachments are not read)"
         return GMReply(Outcome.REFUSED, why, {**context, "message": why},
                        draft=_draft_receipt)
-    stripped = strip_reply(text)
+    stripped = strip_reply(text, later_quote_ends=False)  # interleaved answers are press
     context["rest"] = stripped.rest
     seats = list(game.seats.order_by("id").values_list("name", flat=True))
     try:

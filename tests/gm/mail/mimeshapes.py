@@ -287,3 +287,80 @@ def raw_bytes(body: bytes, *, sender: str, to: str, charset: str, message_id: st
     head = msg.as_bytes().rstrip(b"\n")
     return (head + f"\nMIME-Version: 1.0\nContent-Type: text/plain; charset={charset}\n"
             "Content-Transfer-Encoding: 8bit\n\n".encode() + body)
+
+
+# Replies written below the quote (bottom-posting), in plain text. `quoted` is the
+# notice as quoted; the player's text follows it.
+def _quote_lines(text: str = QUOTED_NOTICE, prefix: str = "> ") -> list[str]:
+    return [f"{prefix}{line}" for line in text.split("\n")]
+
+
+def thunderbird_plain_below(orders: str, *, sender: str, to: str,
+                            message_id: str | None = None, charset: str = "utf-8") -> bytes:
+    """Thunderbird composing plain text below the quote (its default): format=flowed,
+    8bit, CRLF, "On 01/12/2026 14:00, GM wrote:", the "> " quote, a blank line, the
+    reply, then the "-- " signature."""
+    body = ("On 01/12/2026 14:00, GM wrote:\r\n" + "\r\n".join(_quote_lines()) + "\r\n\r\n"
+            + orders.replace("\n", "\r\n") + "\r\n\r\n-- \r\nDave\r\n")
+    return raw_bytes(body.encode(charset), sender=sender, to=to,
+                     charset=f"{charset}; format=flowed", message_id=message_id,
+                     extra={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) "
+                                          "Gecko/20100101 Thunderbird/128.5.0"})
+
+
+def mutt(orders: str, *, sender: str, to: str, message_id: str | None = None,
+         charset: str = "utf-8") -> bytes:
+    """(Neo)mutt with text_flowed: "On Tue, Dec 01, 2026 at 02:00:00PM +0000, GM wrote:",
+    the quote with flowed soft breaks (a trailing space) inside it, the reply below, a
+    "-- " signature; quoted-printable."""
+    quote = ["> Test combat_dice (game 1), turn 1 is open. You play seat P1. ",
+             "> Orders are due by Thu 3 Dec 2026 14:00 UTC.", ">", "> Example: ADD 2"]
+    body = ("On Tue, Dec 01, 2026 at 02:00:00PM +0000, GM wrote:\n" + "\n".join(quote)
+            + "\n\n" + orders + "\n\n-- \nDave\n")
+    cs = Charset(charset)
+    cs.body_encoding = QP
+    msg = MIMEText(body, "plain", cs)
+    msg.set_param("format", "flowed")
+    _headers(msg, sender=sender, to=to, subject="Re: [Test] turn 1: your orders",
+             message_id=message_id, extra={"User-Agent": "NeoMutt/20241002"})
+    return msg.as_bytes()
+
+
+def apple_mail_below(orders: str, *, sender: str, to: str, message_id: str | None = None,
+                     charset: str = "utf-8") -> bytes:
+    """Apple Mail, plain text, the reply typed below the quote: the quote first, its
+    attribution inside it ("> On 1 Dec 2026, at 14:00, GM <...> wrote:"), QP."""
+    body = ("> On 1 Dec 2026, at 14:00, GM <play+abc@gm.example> wrote:\n> \n"
+            + "\n".join(_quote_lines()) + "\n\n" + orders + "\n")
+    return plain(body, sender=sender, to=to, message_id=message_id, charset=charset,
+                 cte="quoted-printable", subject="Re: [Test] turn 1: your orders",
+                 extra={"X-Mailer": "Apple Mail (2.3774.200.91.1.1)"})
+
+
+ATTRIBUTIONS = {
+    "gmail-en": "On Tue, 1 Dec 2026 at 14:00, GM <play+abc@gm.example> wrote:",
+    # Gmail wraps a long attribution line in its plain-text part
+    "gmail-en-wrapped": "On Tue, 1 Dec 2026 at 14:00, Game Master of the Dungeon <\n"
+                        "play+abcdefghijklmnop@gm.example> wrote:",
+    "gmail-fr": "Le mar. 1 déc. 2026 à 14:00, GM <play+abc@gm.example> a écrit :",
+    "gmail-de": "Am Di., 1. Dez. 2026 um 14:00 Uhr schrieb GM <play+abc@gm.example>:",
+    "thunderbird-de": "Am 01.12.26 um 14:00 schrieb GM:",
+    "thunderbird-fr": "Le 01/12/2026 à 14:00, GM a écrit :",
+    "gmail-es": "El mar, 1 dic 2026 a las 14:00, GM (<play+abc@gm.example>) escribió:",
+    "gmail-nl": "Op di 1 dec. 2026 om 14:00 schreef GM <play+abc@gm.example>:",
+    "gmail-pl": "wt., 1 gru 2026 o 14:00 GM <play+abc@gm.example> napisał(a):",
+}
+
+
+def below_quote(orders: str, *, sender: str, to: str, attribution: str = "gmail-en",
+                message_id: str | None = None, cte: str = "quoted-printable",
+                crlf: bool = False, charset: str = "utf-8") -> bytes:
+    """A plain-text reply below the quote, introduced by `attribution` (a key of
+    ATTRIBUTIONS), with a blank line between the attribution and the quote as Gmail
+    writes it; CRLF line ends when `crlf`."""
+    body = (ATTRIBUTIONS[attribution] + "\n\n" + "\n".join(_quote_lines()) + "\n\n"
+            + orders + "\n")
+    if crlf:
+        body = body.replace("\n", "\r\n")
+    return plain(body, sender=sender, to=to, message_id=message_id, charset=charset,
+                 cte=cte, subject="Re: [Test] turn 1: your orders")
