@@ -274,9 +274,10 @@ def _length(game: Game, decision: Decision) -> timedelta:
 
 
 def _opened(game: Game, decision: Decision, number: int, now: datetime,
-            written: dict[str, Any], resolution: TurnRecord | None) -> Turn:
-    """After `_opening`'s statements ran: the new turn, signalled, maybe due at once,
-    its deadline scheduled."""
+            written: dict[str, Any], resolution: TurnRecord | None,
+            idle: set[str] | None = None) -> Turn:
+    """After `_opening`'s statements ran: the new turn, signalled, maybe due at once
+    (`idle`: see maybe_due_early), its deadline scheduled."""
     row = written["nxt"]
     turn = turn_rows.new_turn(game, number, decision.to_json(), now + _length(game, decision),
                               row["attempt"], now, row["id"])
@@ -284,7 +285,7 @@ def _opened(game: Game, decision: Decision, number: int, now: datetime,
     # this resolution's mail goes out before the next one's
     _send(signals.turn_opened, turn=turn, resolution=resolution)
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
-    maybe_due_early(game, turn)
+    maybe_due_early(game, turn, idle=idle)
     if turn.status == Turn.Status.OPEN:
         schedule_deadline(turn)  # resolved at the deadline itself, the sweep as backstop
     return turn
@@ -312,10 +313,15 @@ def seats_in(turn: Turn) -> set[str]:
     return rows.seats_in(turn)
 
 
-def maybe_due_early(game: Game, turn: Turn) -> None:
+def maybe_due_early(game: Game, turn: Turn, *, idle: set[str] | None = None) -> None:
+    """Claim the turn (mark_due) when the game processes early and every owing seat is in.
+
+    `idle`: for a turn opened in this transaction (no orders yet, so only the seats that
+    do not play actively are in, as `seats_in` counts them), those seats as the caller
+    read them under the game's lock: no query."""
     if not game.process_early or turn.status != Turn.Status.OPEN:
         return
-    if set(turn.owing) <= seats_in(turn):
+    if set(turn.owing) <= (seats_in(turn) if idle is None else idle):
         mark_due(turn, reason="all orders in")
 
 
@@ -341,19 +347,23 @@ def sweep_deadlines(now: datetime | None = None) -> list[int]:
     return sweep.sweep(now or timezone.now())
 
 
-def _orders_for(engine: Engine, state: Any, turn: Turn) -> tuple[dict[str, Orders], list[str]]:
+def _orders_for(engine: Engine, state: Any, turn: Turn
+                ) -> tuple[dict[str, Orders], list[str], set[str]]:
     """The orders in force for each owing seat: its latest version, or its defaults (no
-    orders, withdrawn, or a seat not playing actively). One query, no model instances."""
-    sent = turn_rows.latest_orders(turn)
+    orders, withdrawn, or a seat not playing actively); and the game's seats that do not
+    play actively (see maybe_due_early). One query, no model instances."""
+    seats = turn_rows.latest_orders(turn)
     orders: dict[str, Orders] = {}
     defaulted: list[str] = []
     for name in turn.owing:
-        if sent.get(name) is not None:  # None: no version, or the latest withdrew them
-            orders[name] = Orders.from_json(sent[name])
+        mode, sent = seats.get(name, (None, None))
+        # None: no version, or the latest withdrew them
+        if mode == Seat.Mode.ACTIVE and sent is not None:
+            orders[name] = Orders.from_json(sent)
         else:
             orders[name] = engine.default_orders(state, name)
             defaulted.append(name)
-    return orders, defaulted
+    return orders, defaulted, {n for n, (mode, _o) in seats.items() if mode != Seat.Mode.ACTIVE}
 
 
 def resolve_turn(turn_id: int) -> bool:
@@ -372,7 +382,7 @@ def resolve_turn(turn_id: int) -> bool:
             turn, game = claimed
             engine = engine_for(game)
             state = engine.from_json(game.state)
-            orders, defaulted = _orders_for(engine, state, turn)
+            orders, defaulted, idle = _orders_for(engine, state, turn)
             step = run_turn(engine, state, orders, secret_rng(
                 game.secret, turn.number, turn.overrides, turn.attempt))
             record = TurnRecord(
@@ -393,7 +403,7 @@ def resolve_turn(turn_id: int) -> bool:
                            "GM's review.", turn_number=turn.number)
             else:
                 # the record is written with its publication (one statement)
-                publish(record, closed=True, state=step.state)
+                publish(record, closed=True, state=step.state, idle=idle)
     except IntegrityError:
         # Another worker wrote this turn's record first: that is the exactly-once guard.
         log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
@@ -433,7 +443,8 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None, *,
     return "\n".join(lines).rstrip() + "\n"
 
 
-def publish(record: TurnRecord, *, closed: bool = False, state: Any = None) -> None:
+def publish(record: TurnRecord, *, closed: bool = False, state: Any = None,
+            idle: set[str] | None = None) -> None:
     """Write the reports, post the public one to the thread, open the next turn.
 
     A record not stored yet (resolve_turn's) is stored with them, with the game's new
@@ -441,7 +452,8 @@ def publish(record: TurnRecord, *, closed: bool = False, state: Any = None) -> N
     the next turn included; only the end of a game writes apart. `closed`: the caller
     already marked the turn RESOLVED (resolve_turn's claim does). `state`: the engine's
     state after the turn when the caller holds it (resolve_turn), so it is not read
-    from the record's JSON again."""
+    from the record's JSON again; `idle`: the game's seats that do not play actively,
+    when the caller read them under the game's lock (see maybe_due_early)."""
     game = record.game
     engine = engine_for(game)
     now = timezone.now()
@@ -482,7 +494,8 @@ def publish(record: TurnRecord, *, closed: bool = False, state: Any = None) -> N
     # mail side wakes one task for the whole resolution
     _send(signals.turn_published, record=record, followed=opens)
     if decision is not None:
-        _opened(game, decision, record.number + 1, now, written, resolution=record)
+        _opened(game, decision, record.number + 1, now, written, resolution=record,
+                idle=idle)
     elif opens:  # the engine has no decision left: the game is over
         _finish(game, engine, state, now, notices=((published, record.pk),),
                 resolution=record)

@@ -11,7 +11,7 @@ COMMIT; SQLite runs the same SQL one statement at a time.
   read; on PostgreSQL one statement (the UPDATE in a CTE, the game locked FOR UPDATE by
   the SELECT joining it, so a GM act that committed while we waited is read at its
   newest version).
-* `latest_orders`: the active seats' latest orders, in a statement of its own after the
+* `latest_orders`: the seats' modes and latest orders, in a statement of its own after the
   claim, so that it reads with a snapshot taken after the locks: orders committed by a
   transaction the claim waited for (the "all orders in" that made the turn DUE) count.
 * The writes, as `rows.Stmt`s for one `rows.chain`: the record (its state_before copied
@@ -98,15 +98,14 @@ def _claimed_sql() -> str:
             f"WHERE t.{qn('id')} = %s")
 
 
-def latest_orders(turn: Turn) -> dict[str, Any]:
-    """{seat name: its latest orders (JSON), None when withdrawn or never sent} for the
-    game's seats that play actively; one statement whatever the number of seats."""
+def latest_orders(turn: Turn) -> dict[str, tuple[str, Any]]:
+    """{seat name: (its mode, its latest orders for `turn` as JSON, None when withdrawn
+    or never sent)} for every seat of the game; one statement whatever their number."""
     with cursor() as cur:
-        cur.execute(cached_sql("latest_orders", _latest_orders_sql),
-                    [turn.pk, turn.game_id, Seat.Mode.ACTIVE.value])
+        cur.execute(cached_sql("latest_orders", _latest_orders_sql), [turn.pk, turn.game_id])
         found = cur.fetchall()
-    return {name: json.loads(orders) if isinstance(orders, str) else orders
-            for name, orders in found}
+    return {name: (mode, json.loads(orders) if isinstance(orders, str) else orders)
+            for name, mode, orders in found}
 
 
 def _latest_orders_sql() -> str:
@@ -114,8 +113,8 @@ def _latest_orders_sql() -> str:
     latest = (f"(SELECT u.{qn('orders')} FROM {sub_table} u WHERE u.{qn('turn_id')} = %s "
               f"AND u.{qn('seat_id')} = s.{qn('id')} ORDER BY u.{qn('version')} DESC "
               "LIMIT 1)")
-    return (f"SELECT s.{qn('name')}, {latest} FROM {seat_table} s "
-            f"WHERE s.{qn('game_id')} = %s AND s.{qn('mode')} = %s")
+    return (f"SELECT s.{qn('name')}, s.{qn('mode')}, {latest} FROM {seat_table} s "
+            f"WHERE s.{qn('game_id')} = %s")
 
 
 # --- writing: statements for rows.chain ------------------------------------------------------

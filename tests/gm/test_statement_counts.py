@@ -17,6 +17,7 @@ from games.core import registry
 from gm.accounts import tokens
 from gm.mail import inbound
 from gm.play import actions
+from gm.play.models import Turn
 from tests.gm.mail import mimeshapes
 
 pytestmark = pytest.mark.django_db
@@ -115,6 +116,25 @@ def test_a_resolution_has_a_fixed_statement_count(make_game, django_assert_num_q
         assert actions.mark_due(turn)
         with django_assert_num_queries(RESOLVE_TURN[connection.vendor]):
             assert actions.resolve_turn(turn.pk)
+
+
+def test_a_resolution_that_processes_early_counts_the_same(make_game, django_assert_num_queries):
+    """A game that processes early asks, after opening the next turn, whether every owing
+    seat is in already: the resolution answers it from the seats it read with the orders
+    (a new turn has no orders yet), without one more statement."""
+    game = make_game("combat_dice", 2, process_early=True)
+    engine = registry.get(game.ruleset)
+    for _ in range(2):
+        game.refresh_from_db()
+        turn = game.current_turn()
+        state = engine.from_json(game.state)
+        for seat in game.seats.filter(name__in=turn.owing):  # the last one marks it DUE
+            actions.submit_orders(game, seat, engine.default_orders(state, seat.name).text
+                                  or "")
+        assert Turn.objects.get(pk=turn.pk).status == Turn.Status.DUE
+        with django_assert_num_queries(RESOLVE_TURN[connection.vendor]):
+            assert actions.resolve_turn(turn.pk)
+        assert game.current_turn().status == Turn.Status.OPEN
 
 
 @pytest.mark.parametrize("ruleset,seats,turns", [("tally", 2, 0), ("tally", 4, 0),
