@@ -342,12 +342,20 @@ def render(order: Order) -> str:
     return op.upper()
 
 
+def _hero(tokens: list[str], ctx: Any) -> Order:
+    # HERO is read by rules/heroes.py while heroes are chosen (the service's turn 1); it is
+    # an order word of the game, so mail and the order form name it, and later it is
+    # refused with the reason rather than as an unknown order.
+    raise OrderSyntax("heroes are chosen before the first move, and yours is chosen: "
+                      "HERO is no order now", "write this turn's orders, e.g. MOVE NORTH")
+
+
 KEYWORDS = {"MOVE": _move, "GO": _move, "RETREAT": _retreat, "SEARCH": _search,
             "STAY": _stay, "LEAVE": _leave, "LOOT": _stay, "REST": _stay, "DESTINATION": _destination,
             "ATTACK": _simple("attack"), "WAIT": _simple("wait"), "ESCAPE": _simple("escape"),
             "SHOOT": _shoot, "FIGHT": _simple("fight"), "FLEE": _simple("flee"),
             "IGNORE": _simple("ignore"), "DRINK": _drink, "USE": _use, "RING": _ring,
-            "FIRE": _shoot, "PICK": _pick_up, "DISCARD": _discard}
+            "FIRE": _shoot, "PICK": _pick_up, "DISCARD": _discard, "HERO": _hero}
 
 GRAMMAR = Grammar(KEYWORDS, condition=_condition, render=render)
 

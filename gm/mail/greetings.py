@@ -11,7 +11,8 @@ signature and anything after END are cut off (README, "Playing", Email):
 2. A line *may be an order* when any of its words is one of the game's order words (the
    keywords of its order grammar: ADD, EQUIP, MOVE...), when its first word is IF,
    STANDING or CANCEL and the game has such orders, or when its first word is one slip
-   away from an order word (EQIUP for EQUIP: difflib ratio 0.8 or more). Otherwise the
+   away from an order word (EQIUP for EQUIP: difflib ratio 0.8 or more, or two
+   neighbouring letters swapped, HEOR for HERO). Otherwise the
    game's own parser has the last word: the line alone is parsed, and it may be an order
    unless that fails with "unknown order" on it (this catches the phrases some games
    read as orders, such as Dungeonquest's "Draw corpse card", and serves engines that
@@ -64,7 +65,18 @@ class Vocabulary:
             return True
         first = words[0]
         return len(first) >= 3 and any(
-            difflib.SequenceMatcher(None, first, k).ratio() >= _CLOSE for k in self.keywords)
+            _swapped(first, k) or difflib.SequenceMatcher(None, first, k).ratio() >= _CLOSE
+            for k in self.keywords)
+
+
+def _swapped(word: str, keyword: str) -> bool:
+    """Two neighbouring letters typed the other way round (HEOR for HERO): one slip, which
+    the ratio misses in a short word (0.75 for four letters)."""
+    if len(word) != len(keyword) or word == keyword:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(word, keyword)) if a != b]
+    return (len(diff) == 2 and diff[1] == diff[0] + 1
+            and word[diff[0]] == keyword[diff[1]] and word[diff[1]] == keyword[diff[0]])
 
 
 def grammar_of(engine: Any) -> Grammar | None:

@@ -127,3 +127,27 @@ def test_no_view_shows_a_hero_before_the_choice():
         assert {c["hero"] for c in view["characters"].values()} == {None}
         assert "me" not in view and len(view["heroes"]) == 4
     assert ENGINE.board(ENGINE.view(state, None)).startswith("<svg")
+
+
+def test_hero_is_an_order_word_of_the_game():
+    """HERO is the order of turn 1 (the choice): the game's order words list it, so the
+    "orders start with one of" hint names it and a mail's `HEOR KNIGHT` is one slip from
+    an order word (read and refused, not skipped as a greeting). After the choice, HERO is
+    refused with the reason, not as an unknown order."""
+    from games.dungeonquest.orders import GRAMMAR
+    from gm.mail.greetings import vocabulary
+
+    assert "HERO" in GRAMMAR.keywords
+    words = vocabulary(ENGINE)
+    assert "HERO" in words.keywords and words.may_be_order("HEOR KNIGHT")
+    state = opened(2)
+    with pytest.raises(OrdersInvalid) as caught:
+        ENGINE.parse_orders(state, "P1", "HEOR KNIGHT")
+    assert "HERO" in caught.value.errors[0].hint
+    state, _ = choose(state, {"P1": "HERO KNIGHT", "P2": "HERO RANGER"})
+    assert not state.get("picking")
+    with pytest.raises(OrdersInvalid) as caught:
+        ENGINE.parse_orders(state, "P1", "HERO BARBARIAN")
+    error = caught.value.errors[0]
+    assert error.line == 1 and "unknown order" not in error.message
+    assert "heroes are chosen before the first move" in error.message, error

@@ -202,16 +202,17 @@ def test_an_order_with_a_typo_is_never_skipped_as_a_greeting(make_game, feed, ma
 
 def test_a_games_own_phrases_are_orders_too(make_game):
     """Dungeonquest reads rulebook phrases as orders ("Draw corpse card" is SEARCH BODY),
-    and while heroes are chosen it reads HERO lines with a grammar of their own: its
-    parser, asked about the line alone, keeps such lines from being skipped."""
+    and while heroes are chosen it reads HERO lines with a grammar of their own (HERO is
+    one of its order words; PLAY and CHOOSE are not): its parser, asked about the line
+    alone, keeps such lines from being skipped."""
     from gm.play import actions
 
     picking = make_game("dungeonquest", 1)
     engine = actions.engine_for(picking)
     name = picking.seats.first().name
     test = greetings.order_test(engine, lambda: engine.from_json(picking.state), name)
-    assert not greetings.vocabulary(engine).may_be_order("HERO Ragnar")
-    assert test("HERO Ragnar") and not test("Hi GM,")
+    assert not greetings.vocabulary(engine).may_be_order("Play the Adventurer")
+    assert test("Play the Adventurer") and test("HERO Ragnar") and not test("Hi GM,")
 
     game = make_game("dungeonquest", 1, options={"hero_choice": "assigned"})
     test = greetings.order_test(engine, lambda: engine.from_json(game.state), name)
