@@ -7,6 +7,7 @@ hands back `from_json(...)`. All randomness comes through the `rng` argument.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,38 @@ from .types import Decision, Event, OptionError, Orders
 State = Any
 Pick = Callable[[Sequence[Any]], Any]
 
+# -- rules revisions --------------------------------------------------------------------
+# A rules fix that changes how a recorded game plays on must not change how a game
+# recorded before it replays (rollback, rerun and `games.core.verify` replay records).
+# So each engine numbers its rules (`Engine.revision`, with a changelog in
+# `Engine.revisions` and the game's README); a new game records the revision it starts
+# with under this key, in its options (public: they are in the export) and, copied there
+# by every engine's setup (`Engine.__init_subclass__`), at the top level of its state,
+# where the rules read it with `revision_of`. A state or options without the key is revision 1, the rules as they were
+# before revisions existed, so every game stored before keeps its exact bytes and hashes.
+REVISION = "rules_revision"
+
+
+def revision_of(data: Any) -> int:
+    """The rules revision a game plays by, from its state or its options (absent = 1)."""
+    return data.get(REVISION, 1) if isinstance(data, dict) else 1
+
+
+def _stamping(setup: Callable[..., Any]) -> Callable[..., Any]:
+    """An engine's setup that also copies the options' rules revision (when they carry
+    one) into the new state; options without it (a game recorded before revisions) leave
+    the state as it always was."""
+    @functools.wraps(setup)
+    def stamped(self: Engine, seats: list[str], options: dict[str, Any], rng: RngBase
+                ) -> tuple[State, list[Event]]:
+        state, events = setup(self, seats, options, rng)
+        if options and REVISION in options:
+            state[REVISION] = options[REVISION]
+        return state, events
+
+    stamped.stamps_revision = True  # type: ignore[attr-defined]
+    return stamped
+
 
 @dataclass(frozen=True)
 class Option:
@@ -29,6 +62,10 @@ class Option:
     min: int | None = None
     max: int | None = None
     help: str = ""
+    since: int = 1
+    """The rules revision that added the option. A game of an earlier revision is set up
+    without it (its options and state keep the bytes they were recorded with) and the
+    engine reads its absence as the behaviour from before, which the default must be."""
 
     def check(self, name: str, value: Any) -> Any:
         if self.choices:
@@ -73,20 +110,54 @@ class Engine(ABC):
     # everything. Engines set False only where nothing at all is hidden.
     hidden_information: ClassVar[bool] = True
 
+    # The current rules revision (see REVISION above) and what each one changed. Bump it
+    # when a rules fix changes how a game already recorded would go on, gate the fix on
+    # `revision_of(state) >= N`, and say what changed here and in the game's README.
+    revision: ClassVar[int] = 1
+    revisions: ClassVar[dict[int, str]] = {1: "the rules as they were before revisions"}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        setup = cls.__dict__.get("setup")
+        if setup is not None and not getattr(setup, "stamps_revision", False):
+            cls.setup = _stamping(setup)  # type: ignore[method-assign]
+
     # -- seats and options ----------------------------------------------------
     def seat_names(self, count: int) -> list[str]:
         """Seat identifiers for a game of `count` players (override for themed names)."""
         return [f"P{i + 1}" for i in range(count)]
 
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
-        """Fill defaults; raise OptionError naming the option and allowed values."""
+        """Fill defaults; raise OptionError naming the option and allowed values.
+
+        The rules revision, when given, is kept and checked; without it the game is of
+        revision 1 and options added by later revisions are neither filled nor allowed.
+        """
         options = dict(options or {})
+        given = REVISION in options
+        revision = options.pop(REVISION, 1)
+        if isinstance(revision, bool) or not isinstance(revision, int) or \
+                not 1 <= revision <= self.revision:
+            raise OptionError(f"option {REVISION!r}: {revision!r} is not a rules revision of "
+                              f"{self.title or self.name} (1 to {self.revision})")
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
             raise OptionError(f"unknown option {unknown[0]!r}; this game's options are: {known}")
-        return {name: opt.check(name, options.get(name, opt.default))
-                for name, opt in self.options.items()}
+        later = sorted(n for n in options if self.options[n].since > revision)
+        if later:
+            raise OptionError(f"option {later[0]!r} came with rules revision "
+                              f"{self.options[later[0]].since}; this game plays revision "
+                              f"{revision}")
+        valid = {name: opt.check(name, options.get(name, opt.default))
+                 for name, opt in self.options.items() if opt.since <= revision}
+        if given:
+            valid[REVISION] = revision
+        return valid
+
+    def new_game_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The options of a game starting now: validated, at the current rules revision."""
+        return self.validate_options({**(options or {}), REVISION: self.revision})
 
     # -- the contract ---------------------------------------------------------
     @abstractmethod

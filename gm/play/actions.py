@@ -128,7 +128,7 @@ def create_game(user, *, ruleset: str, title: str, options: dict[str, Any] | Non
     except registry.UnknownRuleset as exc:
         raise ActionError(str(exc.args[0])) from None
     try:
-        options = engine.validate_options(options)
+        options = engine.new_game_options(options)  # at today's rules revision
     except OptionError as exc:
         raise ActionError(str(exc)) from None
     if not title.strip():
@@ -217,6 +217,11 @@ def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
             seat.name = name
             seat.save(update_fields=["name"])
         secret = (entropy or os.urandom(32)).hex()
+        # The game plays by the rules revision it starts with, recorded in its options.
+        try:
+            game.options = engine.new_game_options(game.options)
+        except OptionError as exc:
+            raise Conflict(f"this game's options no longer hold: {exc}") from None
         step = run_setup(engine, names, dict(game.options), secret_rng(secret, None))
         now = timezone.now()
         game.secret = secret

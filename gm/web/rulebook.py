@@ -35,7 +35,7 @@ def sample_prompt(name: str) -> tuple[str, dict[str, Any]] | None:
     """The first decision of a sample game with default options: (phase, one seat's prompt)."""
     engine = registry.get(name)
     seats = engine.seat_names(max(engine.min_seats, min(2, engine.max_seats)))
-    step = run_setup(engine, seats, engine.validate_options({}), secret_rng(SAMPLE_SECRET, None))
+    step = run_setup(engine, seats, engine.new_game_options({}), secret_rng(SAMPLE_SECRET, None))
     decision = engine.decision(step.state)
     if decision is None:
         return None

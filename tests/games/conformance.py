@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core.canonical import canonical_json, state_hash
-from games.core.engine import Engine
+from games.core.engine import REVISION, Engine
 from games.core.replay import build_record, run_setup, run_turn, secret_rng, turn_entry
 from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid, filter_events
 
@@ -35,13 +35,21 @@ def examples(engine: Engine) -> int:
     return int(env) if env else getattr(engine, "conformance_examples", 200)
 
 
-def random_options(engine: Engine, rnd: random.Random) -> dict[str, Any]:
-    chosen = {}
+def random_options(engine: Engine, rnd: random.Random, revision: int | None = None
+                   ) -> dict[str, Any]:
+    """Options drawn at random for a new game (the current rules revision), or for a game
+    of an earlier `revision` (1: recorded before revisions, options without the key)."""
+    revision = engine.revision if revision is None else revision
+    chosen: dict[str, Any] = {REVISION: revision} if revision > 1 else {}
     for name, opt in engine.options.items():
+        if opt.since > revision:
+            continue
         if opt.choices:
             chosen[name] = rnd.choice(list(opt.choices))
         elif opt.min is not None and opt.max is not None:
             chosen[name] = rnd.randint(opt.min, min(opt.max, opt.min + 3))
+    if revision == engine.revision:
+        return engine.new_game_options(chosen)
     return engine.validate_options(chosen)
 
 
@@ -72,9 +80,10 @@ def check_reports(engine: Engine, events: list[Event], seats: list[str]) -> None
 
 
 def play_random_game(engine: Engine, seed: int, *, check: bool = True,
-                     count: int | None = None, options: dict[str, Any] | None = None
-                     ) -> Playout:
-    """One random game; `count` and `options` pin the seats and options (else drawn)."""
+                     count: int | None = None, options: dict[str, Any] | None = None,
+                     revision: int | None = None) -> Playout:
+    """One random game; `count` and `options` pin the seats and options (else drawn);
+    it plays by the current rules revision unless `revision` names an earlier one."""
     rnd = random.Random(seed)
 
     def pick(seq: Any) -> Any:
@@ -83,7 +92,7 @@ def play_random_game(engine: Engine, seed: int, *, check: bool = True,
 
     drawn_count = rnd.randint(engine.min_seats, engine.max_seats)
     seats = engine.seat_names(count or drawn_count)
-    drawn_options = random_options(engine, rnd)
+    drawn_options = random_options(engine, rnd, revision)
     options = engine.validate_options({**drawn_options, **options}) if options else drawn_options
     secret = f"{seed:016x}" * 4
     play = Playout(engine, seats, options, secret)

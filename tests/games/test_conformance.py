@@ -16,7 +16,10 @@ from hypothesis import strategies as st
 
 from games.core import registry
 from games.core.canonical import canonical_json
-from games.core.replay import Mismatch, replay
+from games.core.engine import REVISION, revision_of
+from games.core.replay import Mismatch, replay, run_setup, secret_rng
+from games.core.types import OptionError
+from games.core.verify import verify_record
 
 from .conformance import examples, play_random_game
 
@@ -116,3 +119,63 @@ def test_replay_detects_tampering(name):
     forged["secret"] = "not the secret"
     with pytest.raises(Mismatch, match="secret"):
         replay(engine, forged)
+
+
+# -- rules revisions -------------------------------------------------------------------
+@pytest.mark.parametrize("name", ENGINES)
+def test_engine_declares_its_rules_revision_and_changelog(name):
+    engine = registry.get(name)
+    assert isinstance(engine.revision, int) and engine.revision >= 1
+    assert sorted(engine.revisions) == list(range(1, engine.revision + 1)), \
+        "each rules revision up to the current one says what it changed"
+    assert all(isinstance(t, str) and t.strip() for t in engine.revisions.values())
+    assert all(opt.since <= engine.revision for opt in engine.options.values())
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_new_game_carries_the_current_rules_revision(name):
+    engine = registry.get(name)
+    seats = engine.seat_names(engine.min_seats)
+    options = engine.new_game_options({})
+    assert options[REVISION] == engine.revision
+    state = run_setup(engine, seats, options, secret_rng("r" * 64, None)).state
+    assert revision_of(state) == engine.revision
+    assert engine.to_json(state)[REVISION] == engine.revision  # stored, not inferred
+    # A state without the key (every state stored before revisions) reads as revision 1
+    # and is still sound.
+    old = engine.to_json(state)
+    del old[REVISION]
+    assert revision_of(engine.from_json(old)) == 1
+    assert engine.invariants(engine.from_json(old)) == []
+    # The export carries it in its options: replay and verify need nothing else.
+    play = play_random_game(engine, 5, check=False)
+    assert play.record["options"][REVISION] == engine.revision
+    assert verify_record(play.record).ok
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_options_without_a_revision_set_up_a_game_of_revision_1(name):
+    """A game recorded before revisions replays from options without the key: its setup
+    must keep the exact state it had, no revision key and no option added since."""
+    engine = registry.get(name)
+    options = engine.validate_options({})
+    assert REVISION not in options
+    assert not [n for n, o in engine.options.items() if o.since > 1 and n in options]
+    state = run_setup(engine, engine.seat_names(engine.min_seats), options,
+                      secret_rng("r" * 64, None)).state
+    assert REVISION not in engine.to_json(state) and revision_of(state) == 1
+    with pytest.raises(OptionError):
+        engine.validate_options({REVISION: engine.revision + 1})
+    with pytest.raises(OptionError):
+        engine.validate_options({REVISION: 0})
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_games_of_every_earlier_revision_play_and_replay(name):
+    engine = registry.get(name)
+    for revision in range(1, engine.revision):
+        for seed in (1, 2):
+            play = play_random_game(engine, seed, revision=revision)
+            assert revision_of(play.record["options"]) == revision
+            final, verdict = replay(engine, play.record)
+            assert verdict.ok and verdict.secret_checked and revision_of(final) == revision

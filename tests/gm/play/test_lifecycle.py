@@ -7,6 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.core import registry
+from games.core.engine import REVISION, revision_of
 from games.core.types import OrdersInvalid
 from games.core.verify import verify_record
 from gm.play import actions
@@ -29,8 +31,26 @@ def test_create_validates_ruleset_and_options(gm_user):
                                           "max_turns, target"):
         actions.create_game(gm_user, ruleset="tally", title="x", options={"colour": "red"})
     game = actions.create_game(gm_user, ruleset="tally", title="  T  ")
-    assert game.title == "T" and game.options == {"target": 12, "max_turns": 6}
+    assert game.title == "T" and game.options == {"target": 12, "max_turns": 6,
+                                                  REVISION: 1}
     assert game.status == Game.Status.OPEN
+
+
+def test_a_game_plays_by_the_rules_revision_it_starts_with(gm_user, players):
+    """Created before a rules revision (its options without the key, or an older one),
+    a game starts at the current revision, in its options, its state and its export."""
+    engine = registry.get("combat_dice")
+    game = actions.create_game(gm_user, ruleset="combat_dice", title="R")
+    assert game.options[REVISION] == engine.revision and game.options["damage_dice"] == "on"
+    Game.objects.filter(pk=game.pk).update(options={"combatants": "basic", "reroll": "orders",
+                                                    "max_turns": 100})
+    for user in players[:2]:
+        actions.join_game(game, user)
+    actions.start_game(game, gm_user, entropy=b"\x03" * 32)
+    game.refresh_from_db()
+    assert game.options[REVISION] == engine.revision and game.options["damage_dice"] == "on"
+    assert revision_of(game.state) == engine.revision
+    assert actions.export_game(game, for_gm=True)["options"][REVISION] == engine.revision
 
 
 def test_join_and_start_rules(gm_user, players, make_game):

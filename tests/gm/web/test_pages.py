@@ -110,6 +110,7 @@ def test_join_and_what_happens_next(gm_user, players):
     assert "Waiting for the GM (gamemaster) to start the game" in page
     again = _text(alice.get(alice.post(f"/games/{game.pk}/join/")["Location"]))
     assert "You could not join: you already have a seat in this game." in again
+    assert "rules revision 1" in page  # the tally test engine has no later revision
 
 
 def _start(gm_user, players, **kw):
