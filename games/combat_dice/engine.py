@@ -40,7 +40,7 @@ class CombatDice(Engine):
                          help="orders: the reroll is settled by orders given in advance "
                               "(no order = keep); ask: when no order settles it the turn "
                               "pauses and the initiative winner is asked"),
-        "damage_dice": Option("on", choices=("on", "off"),
+        "damage_dice": Option("on", choices=("on", "off"), since=2,
                               help="on: a blow that costs hit points rolls the damage dice "
                                    "for a lasting effect (the rulebook's advanced rule); "
                                    "off: the basic rules, damage only"),
@@ -48,6 +48,13 @@ class CombatDice(Engine):
                             help="a fight still undecided after this many turns is a draw"),
     }
     hidden_information = True  # advanced rolls before the reveal; standing orders; spells
+    revision = 2
+    revisions = {
+        1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
+        2: "option damage_dice (on: as revision 1, where the damage dice were always "
+           "thrown; off: the basic rules). A game of revision 1 has no such option and "
+           "throws them; its options and state keep their recorded bytes",
+    }
     conformance_examples = 200
 
     # -- setup --------------------------------------------------------------------

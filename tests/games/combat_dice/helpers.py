@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.combat_dice.engine import ENGINE
+from games.core.engine import REVISION
 from games.core.rng import ScriptedRng
 from games.core.types import Event
 
@@ -25,10 +26,13 @@ def crit(attacker: str, a: int, b: int) -> list[tuple[str, int]]:
 
 
 def armed(p1: str = STANDARD, p2: str = STANDARD, *, options: dict[str, Any] | None = None,
-          setup_dice: list[int] | None = None) -> dict[str, Any]:
-    """A state ready for combat turn 1, armed through the engine's own orders."""
-    state, _ = ENGINE.setup(["P1", "P2"], ENGINE.validate_options(options),
-                            ScriptedRng(setup_dice or []))
+          setup_dice: list[int] | None = None, revision: int = ENGINE.revision
+          ) -> dict[str, Any]:
+    """A state ready for combat turn 1, armed through the engine's own orders, of a game
+    played by rules `revision` (1: recorded before revisions, no revision key)."""
+    options = ENGINE.validate_options(
+        {**(options or {}), **({REVISION: revision} if revision > 1 else {})})
+    state, _ = ENGINE.setup(["P1", "P2"], options, ScriptedRng(setup_dice or []))
     orders = {"P1": ENGINE.parse_orders(state, "P1", p1),
               "P2": ENGINE.parse_orders(state, "P2", p2)}
     state, _ = ENGINE.resolve(state, orders, ScriptedRng([]))

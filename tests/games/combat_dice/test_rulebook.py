@@ -3,13 +3,18 @@ folder maps each rule and the sample combat turn to its test."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from games.combat_dice.engine import ENGINE
+from games.core.engine import REVISION
 from games.core.replay import run_setup, run_turn, secret_rng
 from games.core.types import OrdersInvalid
+from games.core.verify import verify_record
 from gm.web.prompts import PLACEHOLDER, form_help
 
 from .helpers import armed, basic, crit, kinds, turn
@@ -33,7 +38,7 @@ def test_sample_combat_turn_by_the_basic_rules():
 
 
 def test_the_damage_dice_are_the_advanced_rule_played_by_default():
-    assert ENGINE.validate_options({})["damage_dice"] == "on"
+    assert ENGINE.new_game_options({})["damage_dice"] == "on"
     after, events = turn(armed(), basic("P1", *WARRIOR) + basic("P2", *MYRMIDON)
                          + crit("P1", 1, 2))
     assert [c["effect"] for c in kinds(events, "critical")] == ["hurt_arm"]
@@ -46,13 +51,13 @@ def test_without_the_damage_dice_a_wound_has_no_lasting_effect():
     assert kinds(events, "strike")[0]["lost"] == 4 and not kinds(events, "critical")
     assert after["result"]["status"]["P2"] == "dead"
     assert "The damage dice are not used" in ENGINE.report(
-        ENGINE.setup(["P1", "P2"], ENGINE.validate_options({"damage_dice": "off"}),
+        ENGINE.setup(["P1", "P2"], ENGINE.new_game_options({"damage_dice": "off"}),
                      secret_rng("x" * 64, None))[1], None)
 
 
 def test_a_fight_begun_before_the_option_existed_keeps_the_damage_dice():
-    state = armed()
-    del state["options"]["damage_dice"]
+    state = armed(revision=1)  # rules revision 1: no such option, in the state or not
+    assert "damage_dice" not in state["options"] and REVISION not in state
     _, events = turn(state, basic("P1", *WARRIOR) + basic("P2", *MYRMIDON) + crit("P1", 3, 4))
     assert [c["effect"] for c in kinds(events, "critical")] == ["none"]
 
@@ -102,3 +107,26 @@ def test_the_order_help_names_every_condition_and_the_standing_forms():
                  "HP", "FOE_HP", "TURN", "AND", "REROLL", "KEEP", "WIELD", "YIELD",
                  "STANDING", "CANCEL STANDING"):
         assert word in text, word
+
+
+# -- rules revision 1 -----------------------------------------------------------------
+# Two fights recorded with the engine of commit 9bb7103^, before the damage_dice option
+# (conformance random games, seeds 2 and 4), both throwing the damage dice. Their options
+# have no revision: they replay by revision 1, whose setup does not fill in damage_dice
+# (filling it changed the state after setup, so no such game verified any more).
+REVISION_1 = Path(__file__).parent / "records_revision1.jsonl.gz"
+
+
+def _revision_1_records() -> list[dict]:
+    with gzip.open(REVISION_1, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.mark.parametrize("record", _revision_1_records(),
+                         ids=lambda r: r["options"]["combatants"])
+def test_a_fight_recorded_before_the_option_verifies(record):
+    assert "damage_dice" not in record["options"] and REVISION not in record["options"]
+    verdict = verify_record(record)
+    assert verdict.ok and verdict.secret_checked, verdict.error
+    assert verdict.final_hash == record["final_hash"]
+    assert any("critical" in d["label"] for t in record["turns"] for d in t["draws"])
