@@ -45,6 +45,16 @@ class DiceAge(Engine):
                          help="level 7: the value of each Legion"),
     }
     hidden_information = True  # each seat's standing orders are its own secret
+    revision = 2
+    revisions = {
+        1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
+        2: "levels 5-7: a knocked-out seat's new round passes over a seat owing a skipped "
+           "turn, as at levels 1-4 (revision 1 handed it to the next seat, which took "
+           "its skip later). Not gated, since no recorded game could reach them: a "
+           "chaos's lowest die swept away by its own cross no longer rests on the Ledges "
+           "(it broke the state checks); the chaos report lists the effects rolled "
+           "(reports are not replayed)",
+    }
     conformance_examples = 150
 
     # -- setup --------------------------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
@@ -392,6 +393,11 @@ def eliminate(state: State, seat: str, events: list[Event], why: str) -> None:
         white_sweep(state, events)
         _new_round(state)
         events.append(Event("round-end", {"back": back}))
+    if limbo and revision_of(state) < 2:
+        # Rules revision 1 (games recorded before it, README "Rules revisions"): at
+        # levels 5-7 the new round went to the next seat even when it owed a skip.
+        state["queue"] = [{"do": "turn", "seat": next_seat(state, seat)}]
+        return
     state["queue"] = [{"do": "turn", "seat": next_roller(state, seat, events)}]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import REVISION
 from games.core.rng import ScriptedRng
 from games.core.types import Event
 from games.dice_age.dice import DICE
@@ -13,13 +14,16 @@ from games.dice_age.state import new_state
 
 def table(level: int, layout: dict[str, dict[str, list[str]]], *, to_play: str = "P1",
           number: int | None = None, skips: dict[str, int] | None = None,
-          out: list[str] | None = None, seats: list[str] | None = None) -> dict[str, Any]:
+          out: list[str] | None = None, seats: list[str] | None = None,
+          revision: int = ENGINE.revision) -> dict[str, Any]:
     """A state with dice laid out as {seat: {place: [dice]}}; the rest stays unowned.
 
-    Dice not laid out go to Limbo (level 4's leftovers), so every die has a place.
+    Dice not laid out go to Limbo (level 4's leftovers), so every die has a place. The
+    table plays by the current rules revision unless `revision` says otherwise (1: a
+    game recorded before revisions, whose state has no revision key).
     """
     seats = seats or sorted(layout)
-    state = new_state(seats, level)
+    state = with_revision(new_state(seats, level), revision)
     for die in state["dice"]:
         state["dice"][die].update(owner=None, place="limbo")
     for seat, places in layout.items():
@@ -32,6 +36,13 @@ def table(level: int, layout: dict[str, dict[str, list[str]]], *, to_play: str =
     state["first"] = seats[0]
     state["pending"] = {"kind": "roll", "seat": to_play}
     assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
+    return state
+
+
+def with_revision(state: dict[str, Any], revision: int) -> dict[str, Any]:
+    """The state of a game of that rules revision (1: recorded before revisions)."""
+    if revision > 1:
+        state[REVISION] = revision
     return state
 
 
@@ -82,11 +93,11 @@ def answer(state: dict[str, Any], text: str, script: list[Any] | None = None
 
 
 def legion_table(layout: dict[str, dict[str, list[str]]], *, to_play: str = "P1",
-                 number: int | None = None, general: dict[str, str] | None = None
-                 ) -> dict[str, Any]:
+                 number: int | None = None, general: dict[str, str] | None = None,
+                 revision: int = ENGINE.revision) -> dict[str, Any]:
     """A level-7 table: each seat's own dice (copies named CASTLE2, ...) as laid out."""
     seats = sorted(layout)
-    state = new_state(seats, 7)
+    state = with_revision(new_state(seats, 7), revision)
     for seat, where in layout.items():
         for place, dice in where.items():
             for die in dice:

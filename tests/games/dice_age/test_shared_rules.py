@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.engine import REVISION
 from games.dice_age.engine import ENGINE
 from games.dice_age.levels import level_rules
 
@@ -104,6 +105,21 @@ def test_a_knocked_out_seat_passes_the_new_round_to_the_next_roller(level):
         assert state["dice"]["MINE"]["place"] == "limbo" and "Next!" in text
     else:
         assert state["dice"]["MINE"]["place"] == "wasteland" and "is out" in text
+
+
+@pytest.mark.parametrize("level", ALL)
+def test_a_game_of_rules_revision_1_keeps_the_old_knock_out(level):
+    """Games recorded before rules revision 2 replay as they were played: at levels 5-7
+    the new round went to the next seat even when it owed a skip (taken later)."""
+    layout = {"P1": {"garden": ["TANK"], "wasteland": ["MINE"]},
+              "P2": {"garden": ["SUN", "FERN"]}, "P3": {"garden": ["OAK", "LILY"]}}
+    state = lay(level, layout, number=5, skips={"P2": 1}, revision=1)
+    state, events = play(state, "ROLL TANK", [face("TANK", 9)])
+    assert state["out"] == ["P1"] and REVISION not in state
+    if level_rules(level).out_to_limbo:
+        assert state["pending"] == {"kind": "roll", "seat": "P2"} and state["skips"]["P2"] == 1
+    else:  # levels 1-4 always passed the seat owing a skip
+        assert state["pending"] == {"kind": "roll", "seat": "P3"} and state["skips"]["P2"] == 0
 
 
 @pytest.mark.parametrize("level", ALL)
