@@ -35,9 +35,18 @@ class DuelistsEngine(Engine):
     max_seats: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = True
     conformance_examples: ClassVar[int] = 200
+    revision: ClassVar[int] = 2
+    revisions: ClassVar[dict[int, str]] = {
+        1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
+        2: "a left-most card that begins the turn holding the Defended! token stays "
+           "barred for the whole turn (revision 1 barred it only while it held the "
+           "token, so a standing DEFEND LEFT defended with it on a double attack's "
+           "second hit)",
+    }
 
     def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
               ) -> tuple[State, list[Event]]:
+        self.validate_options(options)
         return setup_rules.begin(seats, rng)
 
     def decision(self, state: State) -> Decision | None:

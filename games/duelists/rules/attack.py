@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
@@ -76,8 +77,10 @@ def choose_defence(state: State, attack: dict[str, Any], order: dict[str, Any],
     # A left-most card that began the turn holding the Defended! token stays barred for
     # the whole turn, also after the token moved on (README, "Rulings").
     barred = queue[0]["defended"] or bool(turn.get("left_barred"))
-    if barred:
+    if barred and revision_of(state) >= 2:
         turn["left_barred"] = True
+    # (Rules revision 1, games recorded before it: barred only while holding the token,
+    # so a standing DEFEND LEFT could defend with it on a double attack's second hit.)
     forced = pos == "LEFT" and barred
     if forced:
         pos = "SECOND"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import REVISION
 from games.core.rng import ScriptedRng
 from games.duelists import cards
 from games.duelists.engine import ENGINE
@@ -43,9 +44,12 @@ def seat(champion: str, *, hand: list[str] = (), queue: list[Any] = (), deck: li
 
 
 def duel(p1: dict[str, Any], p2: dict[str, Any], *, attacker: str = "P1", first: bool = False,
-         script: list[Any] = ()) -> dict[str, Any]:
-    """A state at the start of `attacker`'s turn (preparation and reveal done)."""
+         script: list[Any] = (), revision: int = ENGINE.revision) -> dict[str, Any]:
+    """A state at the start of `attacker`'s turn (preparation and reveal done), of a
+    game played by rules `revision` (1: recorded before revisions, no revision key)."""
     state = new_state(["P1", "P2"])
+    if revision > 1:
+        state[REVISION] = revision
     state.update(stage="turn", starter="P1", pickers=["P2", "P1"], rolls=[[6, 1]])
     state["players"] = {"P1": p1, "P2": p2}
     box = cards.champions()[p1["champion"]].ids()[-2:]  # the starter's two armor cards

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.engine import REVISION
 from games.core.types import OrdersInvalid
 from games.duelists import cards
 from games.duelists.engine import ENGINE
@@ -216,6 +217,20 @@ def test_a_left_most_card_that_began_the_turn_with_the_token_stays_barred():
     assert not any(c.startswith("DEFEND LEFT") for c in choices)
     with pytest.raises(OrdersInvalid):
         ENGINE.parse_orders(mid, "P2", "DEFEND LEFT GUESS 1")
+
+
+def test_a_game_of_rules_revision_1_freed_the_left_card_once_the_token_moved():
+    """Games recorded before rules revision 2 replay as they were played: a standing
+    DEFEND LEFT defended with the left-most card on a double attack's second hit."""
+    state = duel(isdra([up("Crossed Blades"), "Flurry", "Feint"]),
+                 nathrax([up("Fur Guard", defended=True), "Spear Thrust", "Haft Strike"],
+                         deck=NATHRAX_DECK + ["Armor"] * 4), revision=1)
+    after, events = play(state, {"P1": "PLAN Lunge\nSET 1\nSET 1",
+                                 "P2": "STANDING DEFEND LEFT GUESS 2\n"
+                                       "STANDING ABSORB FROM DECK"})
+    assert [(d["pos"], d["forced"]) for d in kinds(events, "defence")] == [
+        ("SECOND", True), ("LEFT", False)]
+    assert REVISION not in after and "left_barred" not in str(after)
 
 
 def test_a_blocked_attack_deals_nothing_and_keeps_the_disarmed_token():
