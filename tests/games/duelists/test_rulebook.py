@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.canonical import state_hash
 from games.core.engine import REVISION
 from games.core.types import OrdersInvalid
 from games.duelists import cards
@@ -231,6 +232,9 @@ def test_a_game_of_rules_revision_1_freed_the_left_card_once_the_token_moved():
     assert [(d["pos"], d["forced"]) for d in kinds(events, "defence")] == [
         ("SECOND", True), ("LEFT", False)]
     assert REVISION not in after and "left_barred" not in str(after)
+    # the very state the engine of commit d27a23c^ reached from this turn
+    assert state_hash(after) == \
+        "abe7b09dd7e47042f8c57e9aacee6ade496461dbf4f2749fb4831de730fe8619"
 
 
 def test_a_blocked_attack_deals_nothing_and_keeps_the_disarmed_token():
