@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
@@ -164,6 +165,8 @@ def opfire_phase(state: State, rng: RngBase, events: Events, team: str,
     for key, plans in lines.items():
         if state["chars"][key]["status"] != "map":
             continue
+        if revision_of(state) < 2:  # rules revision 1: the first line governed every shot
+            plans = plans[:1]
         named = plans[0].get("with")
         fit = [w for w in carried_weapons(state, key, "ranged")
                if catalog.card(w)["opfire"] > 0 and named in (None, w)]

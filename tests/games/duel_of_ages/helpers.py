@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+from games.core.engine import REVISION
 from games.core.rng import ScriptedRng
 from games.duel_of_ages import catalog, hexmap
 from games.duel_of_ages.engine import ENGINE
@@ -43,11 +44,13 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
          rounds: int = 10, standing: dict[str, list] | None = None,
          ground: dict[str, list[str]] | None = None,
          labyrinths: dict[str, dict[str, Any]] | None = None,
-         map_: dict[str, Any] | None = None) -> dict[str, Any]:
+         map_: dict[str, Any] | None = None, revision: int = ENGINE.revision
+         ) -> dict[str, Any]:
     """chars: KEY -> (team, space or "reserve"/"dead", [cards], health or None).
 
     A space written "B5/t" is the tunnel under B5; a card written "LONGBOW!" is
-    already revealed. `map_` (see `field`) replaces the skirmish field."""
+    already revealed. `map_` (see `field`) replaces the skirmish field. The game plays
+    by rules `revision` (1: recorded before revisions, no revision key)."""
     used: list[str] = []
     state: dict[str, Any] = {"active": active, "round": round_, "rounds": rounds,
                              "chars": {}, "deck": [], "discard": [], "ground": {},
@@ -76,6 +79,8 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
         state["standing"].update(standing)
     if map_ is not None:
         state["map"] = map_
+    if revision > 1:
+        state[REVISION] = revision
     with hexmap.using(map_):
         ages = hexmap.labyrinths()
     state["labyrinths"] = {

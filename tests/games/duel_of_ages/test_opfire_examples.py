@@ -9,6 +9,9 @@ and movers in the order they moved.
 
 import pytest
 
+from games.core.canonical import state_hash
+from games.core.engine import REVISION
+
 from .helpers import field, kinds, make, play
 
 MISS = [("opfire/hit", 6), ("opfire/hit", 5)]
@@ -79,6 +82,23 @@ def test_area_target_example(black, shots):
     _, events = play(state, {"White": "MOVE INES TO B1\nMOVE ENVOY TO B1 C1\nHOLD ENVOY",
                              "Black": black + "\nHOLD HOLLIS"}, MISS * len(shots))
     assert [(a["target"], a["space"]) for a in kinds(events, "attack")] == shots
+
+
+def test_a_game_of_rules_revision_1_lets_the_first_fire_line_govern_every_shot():
+    """Games recorded before rules revision 2 replay as they were played: the first FIRE
+    line of a character governed all its shots and later lines were ignored."""
+    state = make({"OBED": ("Black", "C3", ["FLAMER"]), "HOLLIS": ("Black", "C1", []),
+                  "PSION": ("White", "A1", []), "INES": ("White", "A1", []),
+                  "ENVOY": ("White", "A1", [])}, map_=OPEN, revision=1)
+    after, events = play(state, {"White": "MOVE INES TO B1\nMOVE ENVOY TO B1 C1\nHOLD ENVOY",
+                                 "Black": "FIRE OBED AT ENVOY IN C1\nFIRE OBED AT INES"
+                                          "\nHOLD HOLLIS"}, MISS * 2)
+    assert [(a["target"], a["space"]) for a in kinds(events, "attack")] == [
+        ("ENVOY", "C1"), ("HOLLIS", "C1")]  # revision 2 also shoots INES in B1
+    assert REVISION not in after
+    # the very state the engine of commit 4dcf1fc^ reached from this turn
+    assert state_hash(after) == \
+        "550abd8f131ea7d93b0032be159994a87851751c18904c8dcaf679c330ec38c0"
 
 
 # -- Avoiding opportunity fire -----------------------------------------------------------
