@@ -35,6 +35,17 @@ class DungeonquestEngine(Engine):
     max_seats = 4
     hidden_information = True
     conformance_examples = 50
+    # Rules revisions (README "Rules revisions" at the top): new games are stamped with
+    # revision 2, so that once revision 1's content is restored for games recorded
+    # before, the games started from now are told apart from them.
+    revision = 2
+    revisions = {
+        1: "the content before the tuning of 1 Dec 2026 (every game stored before it). "
+           "Not restored yet: such a game replays with revision 2's content and parts "
+           "ways at setup",
+        2: "content tuning (7a87cfa: corridors, dead ends, room and search decks) and "
+           "heroes evened out (e770dcd: knight Armour 3, barbarian Luck 4 and Life 22)",
+    }
     options: ClassVar[dict[str, Option]] = {
         "hero_choice": Option("players", choices=("players", "assigned"),
                               help="players: each seat chooses its hero (HERO <name>) before "
