@@ -8,6 +8,8 @@ it goes to a user, and the seat's reply address as Reply-To, so replying is orde
 from __future__ import annotations
 
 import re
+import textwrap
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,6 +22,39 @@ from gm.accounts.timezones import UTC, format_deadline, valid_zone, zone_of
 from .prefs import unsubscribe_url
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]+")
+
+
+WIDTH = 72
+
+
+def wrap(text: str, verbatim: Collection[str] = ()) -> str:
+    """The text part of a mail with every line within WIDTH columns: a longer line is
+    broken at spaces, each piece keeping its indentation and a "> " mark, and never
+    inside a word, so an address or a URL stays whole (on a line of its own when it is
+    longer than WIDTH by itself); an indented line's continuation hangs two columns
+    further in. Lines in `verbatim` are kept as they are (a report's
+    tables and boards, which plaintext.render draws wider on purpose). Every text part
+    goes through here as its outbox row is written (`outbox.enqueue`, the notices'
+    `Mailing.add`, the inbound reply): a text already within WIDTH costs one pass of
+    length checks."""
+    lines = text.split("\n")
+    if all(len(line) <= WIDTH for line in lines):
+        return text
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= WIDTH or line in verbatim:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = more = line[:len(line) - len(body)]
+        if body.startswith("> "):
+            indent = more = indent + "> "
+            body = body[2:]
+        elif indent:  # an indented item (an order, a choice) hangs under its first word
+            more = indent + "  "
+        out += textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
+                             break_long_words=False, break_on_hyphens=False) or [line]
+    return "\n".join(out)
 
 
 def render(template: str, context: dict[str, Any]) -> str:
@@ -74,5 +109,6 @@ def headers_for(kind: str, user, *, auto: str = "auto-generated") -> tuple[dict[
 def footer(kind_label: str, unsubscribe: str) -> str:
     """templates/mail/footer.txt, written out (it goes on every receipt and notice;
     tests/gm/mail/test_receipt_text.py holds the two to the same text)."""
-    return (f"-- \nYou get these mails ({kind_label}) because you play on this server.\n"
+    return (f"-- \nYou get these mails because you play on this server; this kind:\n"
+            f"{kind_label}.\n"
             f"Stop them: {unsubscribe}\nAll mail settings: {site_url('/mail/preferences/')}\n")

@@ -35,7 +35,7 @@ from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import greetings, mime, outbox, press, replies
+from . import compose, greetings, mime, outbox, press, replies
 from . import rows as mailrows
 from .bodytext import is_forward_subject, strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
@@ -166,7 +166,7 @@ def _reply_values(draft: dict[str, Any]) -> dict[str, Any]:
     user, turn, inbound = draft.get("user"), draft.get("turn"), draft.get("inbound")
     return {"key": draft["key"][:200], "kind": draft["kind"], "to": draft["to"],
             "user_id": user.pk if user is not None else None,
-            "subject": draft["subject"][:255], "body_text": draft["text"],
+            "subject": draft["subject"][:255], "body_text": compose.wrap(draft["text"]),
             "body_html": draft.get("html", ""), "headers": draft.get("headers") or {},
             "reply_to": draft.get("reply_to", ""),
             "message_id": draft.get("message_id") or outbox.new_message_id(),

@@ -74,6 +74,9 @@ class Mailing:
         ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
                "reply_address": seat.reply_address, **context}
         text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
+        # within 72 columns, but a report's own tables and boards as plaintext drew them
+        text = compose.wrap(text, set(ctx["report_text"].split("\n"))
+                            if ctx.get("report_text") else ())
         if html:
             html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
                      f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')

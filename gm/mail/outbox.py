@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from gm.play import rows
 
+from . import compose
 from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,8 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
         with transaction.atomic(savepoint=not key_is_locked):
             row = rows.insert(Outbox(  # one plain INSERT, no ORM query building
                 key=key[:200], kind=kind, user=user, to=to, subject=subject[:255],
-                body_text=text, body_html=html, headers=headers or {}, reply_to=reply_to,
+                body_text=compose.wrap(text), body_html=html, headers=headers or {},
+                reply_to=reply_to,
                 message_id=message_id or new_message_id(), inbound=inbound, turn=turn))
             transaction.on_commit(lambda: _queue(row.pk), robust=True)
     except IntegrityError:  # this (event, recipient) was queued before

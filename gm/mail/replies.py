@@ -217,11 +217,11 @@ def accepted_text(ctx: dict[str, Any]) -> str | None:
     out = [f"Orders accepted for {game.title} (game {game.pk}), turn {turn.number}, seat "
            f"{seat.name}.\n\nYour orders as understood (version {sub.version}):\n\n"]
     out += [f"    {line}\n" for line in ctx.get("orders") or ()]
-    out.append(f"\nReceipt: {sub.receipt}\n\nThese replace any orders you sent before for "
-               "this turn. To change them, reply again\nbefore the deadline "
-               f"({ctx['deadline']}); the latest orders in time count.")
+    out.append(f"\nReceipt (SHA-256 of the orders):\n    {sub.receipt}\n\nThese replace any orders you sent before for "
+               "this turn. To change them,\nreply again before the deadline "
+               f"({ctx['deadline']});\nthe latest orders in time count.")
     if ctx.get("skipped"):
-        out.append("\n\nNot read (before or after your orders, with no order word of this "
+        out.append("\n\nNot read (before or after your orders, no order word of this "
                    "game):\n\n")
         out += [f"    > {line}\n" for line in ctx["skipped"]]
     if ctx.get("rest_lines"):

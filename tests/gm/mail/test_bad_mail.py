@@ -301,7 +301,8 @@ def test_errors_reply_lists_line_hint_accepted_part_and_rest(tally_game, accepte
     assert "  line 1: ADD 9\n      ADD amount 9 is out of range\n      hint: use 1..3" in text
     assert "  line 2: ADDD 1\n      unknown order 'ADDD'\n      hint: did you mean ADD?" in text
     assert "These lines read without error" in text and "    ADD 2\n" in text
-    assert f"receipt {accepted.receipt}) stay in force" in text
+    assert (f"stay in force (version {accepted.version}):" in text
+            and f"Their receipt:\n    {accepted.receipt}\n" in text)
     assert "    > this is after the end" in text
     assert_kept(accepted)
 

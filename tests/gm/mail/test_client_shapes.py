@@ -29,7 +29,7 @@ def test_client_reply_with_quote_and_signature_is_accepted(tally_game, feed, mai
     assert sub.orders["items"] == [{"order": {"op": "add", "n": 2}}]
     reply = [m for m in mailoutbox if m.to == [p1.user.email]][-1]
     assert "    ADD 2\n" in reply.body
-    assert f"Receipt: {sub.receipt}" in reply.body
+    assert f"Receipt (SHA-256 of the orders):\n    {sub.receipt}\n" in reply.body
 
 
 @pytest.mark.parametrize("cte", ["quoted-printable", "base64", "8bit", "7bit"])

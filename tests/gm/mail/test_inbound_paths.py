@@ -41,7 +41,8 @@ def test_ingest_email_command(tally_game, monkeypatch, on_commit, mailoutbox):
     sub = Submission.objects.get(seat=p1)
     assert sub.orders["items"] == [{"order": {"op": "add", "n": 3}}] and sub.source == "email"
     assert InboundMessage.objects.get(message_id="pipe@client.example").transport == "pipe"
-    assert any("Receipt: " + sub.receipt in m.body for m in mailoutbox)
+    assert any("Receipt (SHA-256 of the orders):\n    " + sub.receipt in m.body
+               for m in mailoutbox)
     with on_commit():
         again = _ingest(monkeypatch, raw, "--recipient", p1.reply_address)
     assert again == "pipe@client.example: accepted (duplicate, already processed)"

@@ -90,7 +90,7 @@ def test_combat_dice_by_email_end_to_end(transactional_db, make_game, smtp_sink)
                         Outcome.ACCEPTED
                     receipt = [m for m in smtp_sink.to(s.user.email)
                                if m["In-Reply-To"] == f"<{mid}>"]
-                    assert len(receipt) == 1 and "Receipt: " in receipt[0].get_content()
+                    assert len(receipt) == 1 and "Receipt (SHA-256" in receipt[0].get_content()
                     turns_played = max(turns_played, number)
             assert progressed, "no new notice arrived: the game is stuck"
         game.refresh_from_db()
