@@ -5,6 +5,7 @@ import random
 import pytest
 
 from games.core import registry
+from games.core.engine import REVISION, revision_of
 from games.core.verify import verify_record
 from gm.play import actions as play
 from gm.referee import actions
@@ -75,4 +76,30 @@ def test_rerun_and_rollback_draw_fresh_dice_and_verify(ruleset, make_game, gm_us
     export = play.export_game(game, for_gm=True)
     assert [t["attempt"] for t in export["turns"]][last.number - 1] == 3
     verdict = verify_record(export)
+    assert verdict.ok, verdict.error
+
+
+def test_a_game_started_before_rules_revisions_reruns_and_verifies_by_its_own_rules(
+        make_game, gm_user, on_commit, monkeypatch):
+    """A game whose options carry no rules revision (started before revisions existed)
+    keeps revision 1: a rerun from turn 1 replays its setup to the recorded hash (Combat
+    Dice's damage_dice option, filled in at setup, used to change it) and the export
+    verifies."""
+    engine = registry.get("combat_dice")
+    old = {"combatants": "basic", "reroll": "orders", "max_turns": 100}  # as stored then
+    # Started by the code of then: no revision stamped, no damage_dice option at all.
+    monkeypatch.setattr(type(engine), "new_game_options", lambda self, options: dict(old))
+    monkeypatch.setattr(type(engine), "options",
+                        {k: o for k, o in engine.options.items() if k != "damage_dice"})
+    game = make_game("combat_dice", 2)
+    monkeypatch.undo()
+    assert "damage_dice" in engine.options
+    assert game.options == old and REVISION not in game.state
+    play_some(game, on_commit, 3)
+    assert game.status == "running" and len(hashes(game)) >= 2
+    with on_commit():
+        actions.rerun_from(game, gm_user, "same again", 1)
+    game.refresh_from_db()
+    assert game.options == old and revision_of(game.state) == 1
+    verdict = verify_record(play.export_game(game, for_gm=True))
     assert verdict.ok, verdict.error
