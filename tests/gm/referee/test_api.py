@@ -206,3 +206,18 @@ def test_verify_endpoint(make_game, play_turn):
     export["turns"][0]["draws"][0]["result"] = 7
     assert APIClient().post("/api/verify/", export, format="json").json()["error"].startswith(
         "turn 1: draw 0 (boost/P1)")
+
+
+def test_a_site_admin_is_not_given_a_seat_where_cards_are_hidden(race, gm_user):
+    """As at joining (gm.play.actions.seat_barred): an admin sees every game as its GM."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_superuser("root", "root@example.org", "pw-for-tests-1")
+    client = APIClient()
+    client.force_authenticate(gm_user)
+    r = client.post(f"/api/games/{race.pk}/gm/seats/P2/", {**R, "user": "root"},
+                    format="json")
+    assert r.status_code == 409
+    assert r.json()["detail"].startswith("root is a site admin, and site admins see every "
+                                         "hidden card and die")
+    assert race.seats.get(name="P2").user.username == "bob"
