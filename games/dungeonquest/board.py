@@ -11,8 +11,6 @@ import heapq
 from html import escape
 from typing import Any
 
-from .content import TILES
-
 COLS = "ABCDEFGHIJ"
 ROWS = 13
 SIDES = ["N", "E", "S", "W"]
@@ -92,9 +90,10 @@ def initial_board() -> Board:
     return board
 
 
-def lay_tile(tile_id: str, moving: str) -> Cell:
-    """A tile laid by a character moving `moving` (its back faces where they came from)."""
-    tile = TILES[tile_id]
+def lay_tile(tiles: dict[str, dict[str, Any]], tile_id: str, moving: str) -> Cell:
+    """A tile laid by a character moving `moving` (its back faces where they came from);
+    `tiles` is the game's tile table (its content, `Ctx.content.tiles`)."""
+    tile = tiles[tile_id]
     back = opposite(moving)
     left, ahead, right = turn_side(moving, 3), moving, turn_side(moving, 1)
     spec = tile["exits"]

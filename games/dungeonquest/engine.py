@@ -5,22 +5,22 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.core.canonical import clone
-from games.core.engine import Engine, Option, Pick
+from games.core.engine import Engine, Option, Pick, revision_of
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders
 
+from . import content, prompts
 from . import orders as orderbook
-from . import prompts
 from . import report as reporting
 from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, svg, text_map
-from .content import HERO_ORDER, HEROES, RINGS
+from .content import HERO_ORDER
 from .rules import heroes
 from .rules.turn import resolve_turn, winners
 from .state import (
-    HIDDEN_PILES,
     State,
     active,
     hidden_pile,
+    hidden_piles,
     invariants,
     new_state,
     treasure_total,
@@ -35,14 +35,12 @@ class DungeonquestEngine(Engine):
     max_seats = 4
     hidden_information = True
     conformance_examples = 50
-    # Rules revisions (README "Rules revisions" at the top): new games are stamped with
-    # revision 2, so that once revision 1's content is restored for games recorded
-    # before, the games started from now are told apart from them.
+    # Rules revisions (README "Rules revisions" at the top). The revisions differ in
+    # content only: each plays with its own tables, `content.for_revision(n)`.
     revision = 2
     revisions = {
-        1: "the content before the tuning of 1 Dec 2026 (every game stored before it). "
-           "Not restored yet: such a game replays with revision 2's content and parts "
-           "ways at setup",
+        1: "the content before the tuning of 1 Dec 2026 (every game stored before it): "
+           "decks, tiles and hero sheets of 7a87cfa^, in data/rev1/",
         2: "content tuning (7a87cfa: corridors, dead ends, room and search decks) and "
            "heroes evened out (e770dcd: knight Armour 3, barbarian Luck 4 and Life 22)",
     }
@@ -59,7 +57,7 @@ class DungeonquestEngine(Engine):
     def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
               ) -> tuple[State, list[Event]]:
         options = self.validate_options(options)
-        state = new_state(seats, options["first_hero"], rng)
+        state = new_state(seats, options["first_hero"], rng, revision=revision_of(options))
         state["picking"] = options["hero_choice"] == "players"
         return state, setup_events(state, chosen=not state["picking"])
 
@@ -120,7 +118,7 @@ class DungeonquestEngine(Engine):
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
         """Swap two different entries of one hidden pile (tile bag, a deck, the ring
         pool, the hoard, the dragon counters): nobody's view may change."""
-        piles = [name for name in HIDDEN_PILES if len(set(map(str, hidden_pile(state, name)))) > 1]
+        piles = [name for name in hidden_piles(state) if len(set(map(str, hidden_pile(state, name)))) > 1]
         if not piles:
             return None
         out = clone(state)
@@ -181,27 +179,28 @@ def setup_events(state: State, *, chosen: bool, after_choice: bool = False) -> l
     seats = state["seats"]
     towers = dict(zip(seats, START_TOWERS))
     stats = ("strength", "agility", "armour", "luck", "life", "ability_text")
+    tables = content.of(state)
     data: dict[str, Any] = {"turns": state["turns"], "towers": towers, "chosen": chosen,
                             "after_choice": after_choice}
     if chosen:
         data["heroes"] = {}
         for seat in seats:
             ch = state["chars"][seat]
-            h = HEROES[ch["hero"]]
+            h = tables.heroes[ch["hero"]]
             data["heroes"][seat] = {"name": ch["name"], "title": ch["title"],
                                     "tower": towers[seat], **{k: h[k] for k in stats}}
     else:
         data["choices"] = {key: {"name": h["name"], "title": h["title"],
-                                 "ring": RINGS[h["ring"]]["name"], **{k: h[k] for k in stats}}
-                           for key, h in HEROES.items()}
+                                 "ring": tables.rings[h["ring"]]["name"], **{k: h[k] for k in stats}}
+                           for key, h in tables.heroes.items()}
         data["default_order"] = heroes.rotation(state["first_hero"])
     events = [Event("setup", data)]
     if chosen:
         for seat in seats:
             ring = state["chars"][seat]["rings"][0]
             events.append(Event("line", {"seat": seat, "phase": "setup",
-                                         "text": f"You carry the {RINGS[ring]['name']}: "
-                                                 f"{RINGS[ring]['text']}."}, (seat,)))
+                                         "text": f"You carry the {tables.rings[ring]['name']}: "
+                                                 f"{tables.rings[ring]['text']}."}, (seat,)))
     marks = {towers[s]: str(i + 1) for i, s in enumerate(seats)}
     events.append(Event("map", {"rows": text_map(state["board"], marks), "chamber": []}))
     return events

@@ -19,8 +19,9 @@ from typing import Any
 
 from games.core.orders import Grammar, OrderSyntax, choose, compare, parse_comparison
 
+from . import content
 from .board import COLS, ROWS, SIDE_WORDS, is_square
-from .content import CONDITION_WORDS, HEROES, PHRASES, RINGS, TILE_KINDS
+from .content import CONDITION_WORDS, PHRASES, RING_KEYS, TILE_KINDS
 
 DIR_WORDS = {"NORTH": "N", "N": "N", "EAST": "E", "E": "E", "SOUTH": "S", "S": "S",
              "WEST": "W", "W": "W"}
@@ -31,7 +32,7 @@ EVENTS = {"MONSTER": "monster", "AMBUSH": "monster", "SPIDER": "spider", "CRYPT"
           "CORPSE": "corpse", "BODY": "corpse", "TRAP": "trap", "DOOR": "door",
           "PORTCULLIS": "portcullis", "POTION": "potion", "FAIL": "fail", "TILE": "tile"}
 COMPARE_NAMES = ["LIFE", "TREASURE", "TURN", "ARROWS"]
-RING_WORDS = {k.upper(): k for k in RINGS}
+RING_WORDS = {k.upper(): k for k in RING_KEYS}
 # The die rolls the Ring of Luck may replace (USE RING OF LUCK ON <roll>); plain USE RING
 # OF LUCK replaces the first bad roll of any of them. See README "The Ring of Luck".
 LUCK_ROLLS = {"CHECK": "check", "FAIL": "check", "REACTION": "reaction", "COMBAT": "combat",
@@ -186,7 +187,7 @@ def _shoot(tokens: list[str], ctx: Any) -> Order:
     if ctx is not None:
         state, seat = ctx
         hero = state["chars"][seat]["hero"]
-        if HEROES[hero]["arrows"] == 0:
+        if content.of(state).heroes[hero]["arrows"] == 0:
             raise OrderSyntax("only the ranger carries a bow", "use ATTACK or FIGHT")
     return {"op": "shoot"}
 
@@ -237,8 +238,9 @@ def _use(tokens: list[str], ctx: Any) -> Order:
     if ctx is not None:
         state, seat = ctx
         if ring not in state["chars"][seat]["rings"]:
-            mine = ", ".join(RINGS[r]["name"] for r in state["chars"][seat]["rings"]) or "none"
-            raise OrderSyntax(f"you do not carry the {RINGS[ring]['name']}",
+            rings = content.of(state).rings
+            mine = ", ".join(rings[r]["name"] for r in state["chars"][seat]["rings"]) or "none"
+            raise OrderSyntax(f"you do not carry the {rings[ring]['name']}",
                               f"your unused rings: {mine}")
     if on is not None:
         return {"op": "use", "ring": ring, "on": on}

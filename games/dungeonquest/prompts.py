@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import content
 from .board import CHAMBER, SIDE_WORDS, TOWERS, allowed_sides, passage
-from .content import RINGS
 from .rules.combat import describe_choices
 from .state import State, treasure_total
 
@@ -92,7 +92,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     choices = list(moves)
     if ch["pending"]:
         from .rules.turn import pending_text
-        lines.append(f"Decision from last turn: {pending_text(ch)}.")
+        lines.append(f"Decision from last turn: {pending_text(ch, content.of(state))}.")
         choices = pending_choices(state, seat) + choices
     if ch["pos"] in CHAMBER:
         choices.append("LOOT")
@@ -107,7 +107,8 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     choices += [f"USE RING OF {r.upper()}" for r in ch["rings"]]
     choices += ["DESTINATION E7", "MOVE TO E7", *forms(ch)]
     if ch["rings"]:
-        lines.append("Unused rings: " + ", ".join(RINGS[r]["name"] for r in ch["rings"]) + ".")
+        lines.append("Unused rings: " + ", ".join(content.of(state).rings[r]["name"]
+                                                for r in ch["rings"]) + ".")
     turn = state["turn"]
     example = ("ATTACK\n" if ch["pending"] and ch["pending"]["type"] == "monster" else "") + \
         (moves[0] if moves else "SEARCH") + "\nIF MONSTER TROLL THEN ESCAPE ELSE ATTACK"

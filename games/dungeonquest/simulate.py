@@ -25,6 +25,7 @@ from typing import Any
 
 from games.core.replay import secret_rng
 
+from . import content
 from .board import (
     CHAMBER,
     SIDE_WORDS,
@@ -37,7 +38,6 @@ from .board import (
     side_towards,
     targets_for,
 )
-from .content import HEROES
 from .rules.movement import UNSEARCHABLE
 from .state import State, treasure_total
 
@@ -104,7 +104,7 @@ def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 1,
         return "\n".join(lines)
     goal = tower if heading_home else "E7"
     here = state["board"][ch["pos"]]["kind"]
-    if here == "pit" and HEROES[ch["hero"]]["agility"] < 7 and ch["prev"] and \
+    if here == "pit" and content.of(state).heroes[ch["hero"]]["agility"] < 7 and ch["prev"] and \
             other_way(state, seat, goal):
         back = side_towards(ch["pos"], ch["prev"])
         if ch["prev"] in TOWERS and not heading_home and back:
@@ -143,7 +143,7 @@ def step_toward(state: State, seat: str, goal: str) -> str:
     ch = state["chars"][seat]
     board = state["board"]
     avoid: set[str] = set()
-    if HEROES[ch["hero"]]["agility"] < 7:
+    if content.of(state).heroes[ch["hero"]]["agility"] < 7:
         avoid = {sq for sq, c in board.items() if c["kind"] == "pit" and sq != ch["pos"]}
     occupied = {c["pos"] for s, c in state["chars"].items() if s != seat and c["status"] == "in"}
     targets = targets_for(goal)
@@ -178,7 +178,8 @@ def play(engine: Any, seats: list[str], first_hero: str, secret: str,
     """One bot game. `reached` collects the seats whose hero entered the treasure chamber
     (with the turn of the first entry), `deaths` each dead hero's cause as the public death
     line names it."""
-    state, _ = engine.setup(seats, {"first_hero": first_hero}, secret_rng(secret, None))
+    options = engine.new_game_options({"first_hero": first_hero})  # the current revision
+    state, _ = engine.setup(seats, options, secret_rng(secret, None))
     number = 0
     while engine.decision(state) is not None:
         number += 1

@@ -10,22 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.canonical import clone
+from games.core.engine import REVISION
 from games.core.rng import RngBase
 
 from . import content
 from .board import CHAMBER, START_TOWERS, initial_board
-from .content import HERO_ORDER, HEROES, RINGS
+from .content import HERO_ORDER, Content
 
 TURNS = 26
 STATUSES = ("in", "escaped", "dead")
-DECK_NAMES = sorted(content.DECKS)
 
 State = dict[str, Any]
 Char = dict[str, Any]
 
 
-def new_char(seat: str, hero: str, tower: str) -> Char:
-    h = HEROES[hero]
+def new_char(tables: Content, seat: str, hero: str, tower: str) -> Char:
+    """A hero's sheet as the game's content (`tables`, of its rules revision) has it."""
+    h = tables.heroes[hero]
     return {
         "seat": seat, "hero": hero, "name": h["name"], "title": h["title"],
         "status": "in", "pos": tower, "entry": None, "prev": None, "via": None,
@@ -36,24 +37,28 @@ def new_char(seat: str, hero: str, tower: str) -> Char:
     }
 
 
-def new_state(seats: list[str], first_hero: str, rng: RngBase) -> State:
+def new_state(seats: list[str], first_hero: str, rng: RngBase, *, revision: int) -> State:
+    """A new game of rules `revision`, with that revision's content. Revision 1 (a game
+    recorded before revisions) carries no revision key, as such games always did."""
+    tables = content.for_revision(revision)
     start = HERO_ORDER.index(first_hero)
     heroes = [HERO_ORDER[(start + i) % len(HERO_ORDER)] for i in range(len(seats))]
-    decks = {name: {"draw": rng.shuffle(f"setup/deck/{name}", content.deck_cards(name)),
-                    "discard": []} for name in DECK_NAMES}
+    decks = {name: {"draw": rng.shuffle(f"setup/deck/{name}", tables.deck_cards(name)),
+                    "discard": []} for name in sorted(tables.decks)}
     return {
         "turn": 1, "turns": TURNS, "seats": list(seats), "over": False,
         "picking": False, "first_hero": first_hero,
-        "chars": {seat: new_char(seat, hero, START_TOWERS[i])
+        "chars": {seat: new_char(tables, seat, hero, START_TOWERS[i])
                   for i, (seat, hero) in enumerate(zip(seats, heroes))},
         "board": initial_board(),
-        "bag": rng.shuffle("setup/tiles", content.tile_bag()),
+        "bag": rng.shuffle("setup/tiles", tables.tile_bag()),
         "spent_tiles": [],
         "decks": decks,
-        "ring_pool": rng.shuffle("setup/rings", list(content.RING_POOL)),
-        "hoard": rng.shuffle("setup/hoard", content.hoard_counters()),
-        "dragon": {"pool": rng.shuffle("setup/dragon", content.dragon_counters()),
+        "ring_pool": rng.shuffle("setup/rings", list(tables.ring_pool)),
+        "hoard": rng.shuffle("setup/hoard", tables.hoard_counters()),
+        "dragon": {"pool": rng.shuffle("setup/dragon", tables.dragon_counters()),
                    "drawn": []},
+        **({REVISION: revision} if revision > 1 else {}),
     }
 
 
@@ -91,7 +96,8 @@ def return_dragon(state: State, rng: RngBase) -> None:
         dragon["drawn"] = []
 
 
-HIDDEN_PILES = ["bag", "ring_pool", "hoard", "dragon"] + [f"deck:{d}" for d in DECK_NAMES]
+def hidden_piles(state: State) -> list[str]:
+    return ["bag", "ring_pool", "hoard", "dragon"] + [f"deck:{d}" for d in sorted(state["decks"])]
 
 
 def hidden_pile(state: State, name: str) -> list[Any]:
@@ -133,14 +139,15 @@ def public_char(ch: Char, over: bool) -> dict[str, Any]:
     return data
 
 
-def private_char(ch: Char) -> dict[str, Any]:
+def private_char(ch: Char, tables: Content) -> dict[str, Any]:
     data = clone(ch)
     data["treasure_total"] = treasure_total(ch)
     from .orders import GRAMMAR
     data["standing_text"] = [GRAMMAR.render(item) for item in ch["standing"]]
-    data["ring_names"] = [RINGS[r]["name"] for r in ch["rings"]]
-    data["ability"] = HEROES[ch["hero"]]["ability_text"]
-    data["stats"] = {k: HEROES[ch["hero"]][k] for k in ("strength", "agility", "armour", "luck")}
+    hero = tables.heroes[ch["hero"]]
+    data["ring_names"] = [tables.rings[r]["name"] for r in ch["rings"]]
+    data["ability"] = hero["ability_text"]
+    data["stats"] = {k: hero[k] for k in ("strength", "agility", "armour", "luck")}
     return data
 
 
@@ -159,18 +166,19 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "picking": bool(state.get("picking")),
     }
     if seat == "*":
-        out["private"] = {s: private_char(c) for s, c in state["chars"].items()}
+        out["private"] = {s: private_char(c, content.of(state)) for s, c in state["chars"].items()}
         out["hidden"] = {"bag": list(state["bag"]), "decks": clone(state["decks"]),
                          "ring_pool": list(state["ring_pool"]), "hoard": list(state["hoard"]),
                          "dragon_pool": list(state["dragon"]["pool"])}
     elif seat in state["chars"]:
-        out["me"] = private_char(state["chars"][seat])
+        out["me"] = private_char(state["chars"][seat], content.of(state))
     return out
 
 
 def picking_view(state: State, seat: str | None) -> dict[str, Any]:
     """Before the heroes are chosen: the towers only. The provisional heroes held in the
     state are the defaults, not anyone's choice, so no view shows them."""
+    tables = content.of(state)
     chars = {s: {"name": s, "title": "", "hero": None, "status": "in", "pos": c["pos"],
                  "fate": None} for s, c in state["chars"].items()}
     out: dict[str, Any] = {
@@ -178,9 +186,10 @@ def picking_view(state: State, seat: str | None) -> dict[str, Any]:
         "board": clone(state["board"]), "characters": chars,
         "dragon": {"counters_left": len(state["dragon"]["pool"]), "drawn": []},
         "chamber": [], "picking": True,
-        "heroes": {k: {"name": h["name"], "title": h["title"], "ring": RINGS[h["ring"]]["name"],
+        "heroes": {k: {"name": h["name"], "title": h["title"],
+                       "ring": tables.rings[h["ring"]]["name"],
                        **{x: h[x] for x in ("strength", "agility", "armour", "luck", "life",
-                                            "ability_text")}} for k, h in HEROES.items()},
+                                            "ability_text")}} for k, h in tables.heroes.items()},
     }
     if seat == "*":
         out["hidden"] = {"bag": list(state["bag"]), "decks": clone(state["decks"]),
@@ -193,6 +202,7 @@ def picking_view(state: State, seat: str | None) -> dict[str, Any]:
 
 def invariants(state: State) -> list[str]:
     problems: list[str] = []
+    tables = content.of(state)
     seen: dict[str, str] = {}
     for seat, ch in state["chars"].items():
         if ch["status"] not in STATUSES:
@@ -211,23 +221,25 @@ def invariants(state: State) -> list[str]:
         if ch["status"] != "in" and ch["pending"]:
             problems.append(f"{seat} is out of the dungeon but owes a decision")
         for r in ch["rings"]:
-            if r not in RINGS:
+            if r not in tables.rings:
                 problems.append(f"{seat}: unknown ring {r}")
     heroes = [c["hero"] for c in state["chars"].values()]
     if len(set(heroes)) != len(heroes):
         problems.append(f"two seats play the same hero: {sorted(heroes)}")
     if state.get("picking") and state["turn"] != 1:
         problems.append("heroes are still being chosen after turn 1 began")
-    for name in content.DECKS:
-        pile = state["decks"][name]
-        if sorted(pile["draw"] + pile["discard"]) != content.deck_cards(name):
+    if sorted(state["decks"]) != sorted(tables.decks):
+        problems.append(f"the decks are {sorted(state['decks'])}, not {sorted(tables.decks)}")
+    for name in tables.decks:
+        pile = state["decks"].get(name, {"draw": [], "discard": []})
+        if sorted(pile["draw"] + pile["discard"]) != tables.deck_cards(name):
             problems.append(f"deck {name} lost or gained cards")
     tiles = state["bag"] + state["spent_tiles"] + [c["tile"] for sq, c in state["board"].items()
                                                    if c["kind"] not in ("tower", "chamber")]
-    if sorted(tiles) != content.tile_bag():
+    if sorted(tiles) != tables.tile_bag():
         problems.append("the tile bag lost or gained tiles")
     dragon = state["dragon"]
-    if sorted(dragon["pool"] + dragon["drawn"]) != content.dragon_counters():
+    if sorted(dragon["pool"] + dragon["drawn"]) != tables.dragon_counters():
         problems.append("dragon counters lost or gained")
     if not 1 <= state["turn"] <= state["turns"] + 1:
         problems.append(f"turn {state['turn']} out of range")

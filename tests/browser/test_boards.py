@@ -141,6 +141,7 @@ def test_dungeonquest_four_heroes_on_one_square_overlap_nothing(live_server, ope
                                                                   make_game, width):
     """The fourth hero's number sat on a corridor's '+': four markers on a corridor, four
     in the treasure chamber, and the fourth seat alone on a corridor, at both widths."""
+    from games.dungeonquest import content
     from games.dungeonquest.board import lay_tile
 
     game = make_game("dungeonquest", 4, title="Crowded quest",
@@ -156,8 +157,9 @@ def test_dungeonquest_four_heroes_on_one_square_overlap_nothing(live_server, ope
     start = game.state  # each layout from the opening positions (the towers)
     for name, where in layouts.items():
         state = engine.from_json(start)
-        state["board"]["B3"] = lay_tile("corridor-cross", "S")
-        state["board"]["I13"] = lay_tile("corridor-cross", "W")
+        tiles = content.of(state).tiles
+        state["board"]["B3"] = lay_tile(tiles, "corridor-cross", "S")
+        state["board"]["I13"] = lay_tile(tiles, "corridor-cross", "W")
         for seat, sq in where.items():
             state["chars"][seat]["pos"] = sq
         game.state = engine.to_json(state)

@@ -7,7 +7,7 @@ that turns a drawn card into its effect.
 from __future__ import annotations
 
 from ..board import rotate_cell
-from ..content import HARM, MONSTERS, RINGS, TREASURE
+from ..content import Content
 from ..state import draw_card
 from .combat import article, meet_monster, meet_spider
 from .context import Ctx
@@ -18,16 +18,16 @@ DECK_WORD = {"room": "Room card", "corpse": "Corpse card", "crypt": "Crypt card"
 TRAP_ROOM_CARDS = {"trapdoor", "cave-in", "crossfire"}
 
 
-def card_name(card: str) -> str:
+def card_name(card: str, content: Content) -> str:
     what, _, detail = card.partition(":")
     if what == "treasure":
-        return f"treasure, {TREASURE[detail]['name']}"
+        return f"treasure, {content.treasure[detail]['name']}"
     if what == "monster":
-        return f"monster, {article(MONSTERS[detail]['name'])}"
+        return f"monster, {article(content.monsters[detail]['name'])}"
     if what == "sneak":
-        return f"sneak attack by {article(MONSTERS[detail]['name'])}"
+        return f"sneak attack by {article(content.monsters[detail]['name'])}"
     if what == "trap" and detail:
-        return f"trap, {HARM[detail]['name']}"
+        return f"trap, {content.harm[detail]['name']}"
     return {"empty": "empty", "nothing": "nothing but old bones", "crypt": "a crypt",
             "corpse": "a dead adventurer", "potion": "a potion", "trapdoor": "a trapdoor",
             "bats": "vampire bats", "torch": "your torch goes out", "cave-in": "cave-in",
@@ -60,13 +60,13 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
     ch = ctx.ch(seat)
     what, _, detail = card.partition(":")
     ctx.cards[seat] = card  # for conditions named after the card (IF VAMPIRE BATS THEN ...)
-    ctx.say(seat, f"{DECK_WORD[deck]}: {card_name(card)}.", card=card, deck=deck)
+    ctx.say(seat, f"{DECK_WORD[deck]}: {card_name(card, ctx.content)}.", card=card, deck=deck)
     if deck == "room" and what in TRAP_ROOM_CARDS and avoid_trap(ctx, seat):
         return
     if what in ("empty", "nothing"):
         return
     if what == "treasure":
-        gain(ctx, seat, TREASURE[detail]["name"], TREASURE[detail]["value"])
+        gain(ctx, seat, ctx.content.treasure[detail]["name"], ctx.content.treasure[detail]["value"])
     elif what == "monster":
         meet_monster(ctx, seat, detail, no_escape=no_escape)
     elif what == "sneak":
@@ -135,10 +135,11 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
         if ctx.state["ring_pool"]:
             ring = ctx.state["ring_pool"].pop(0)
             ch["rings"].append(ring)
-            ctx.say(seat, f"It is the {RINGS[ring]['name']}: {RINGS[ring]['text']}.")
+            ctx.say(seat, f"It is the {ctx.content.rings[ring]['name']}: {ctx.content.rings[ring]['text']}.")
         else:
-            gain(ctx, seat, TREASURE["ring"]["name"], TREASURE["ring"]["value"])
-    else:  # pragma: no cover - content.check() keeps decks and rules in step
+            gain(ctx, seat, ctx.content.treasure["ring"]["name"],
+                 ctx.content.treasure["ring"]["value"])
+    else:  # pragma: no cover - Content.check() keeps decks and rules in step
         raise ValueError(f"no rule for card {card!r}")
 
 

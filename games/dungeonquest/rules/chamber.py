@@ -91,7 +91,7 @@ def push_out(ctx: Ctx, seat: str) -> None:
         if tile is None:
             ctx.say(seat, "Nowhere to run: cowers in the chamber.", public=True)
             return
-        board[target] = lay_tile(tile, side)
+        board[target] = lay_tile(ctx.content.tiles, tile, side)
     ch.update(pos=target, entry=opposite(side), prev=sq, via="open", searches=0)
     ctx.stopped.add(seat)
     ctx.say(seat, f"Staggers out {SIDE_WORDS[side]} to {target} (no room card).",

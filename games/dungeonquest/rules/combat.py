@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import COMBAT, MONSTERS, REACTIONS
 from .context import Ctx
 
 REACTION_TEXT = {"combat": "it fights", "flee": "it runs away",
@@ -41,7 +40,7 @@ def meet_monster(ctx: Ctx, seat: str, kind: str, *, ambush: bool = False,
     """A monster arises: fight it now if an order says how, otherwise it waits for a
     decision next turn and the hero's turn ends here."""
     ch = ctx.ch(seat)
-    m = MONSTERS[kind]
+    m = ctx.content.monsters[kind]
     monster = {"type": "monster", "kind": kind, "life": m["life"], "ambush": ambush,
                "no_escape": no_escape, "square": ch["pos"]}
     allowed = monster_answers(ctx, seat, ambush, no_escape)
@@ -58,7 +57,7 @@ def meet_monster(ctx: Ctx, seat: str, kind: str, *, ambush: bool = False,
 def resolve_monster(ctx: Ctx, seat: str, monster: dict[str, Any], order: dict[str, Any]
                     ) -> None:
     ch = ctx.ch(seat)
-    m = MONSTERS[monster["kind"]]
+    m = ctx.content.monsters[monster["kind"]]
     name = m["name"]
     op = order["op"]
     if op == "use":
@@ -89,13 +88,13 @@ def resolve_monster(ctx: Ctx, seat: str, monster: dict[str, Any], order: dict[st
 
 
 def react(ctx: Ctx, seat: str, monster: dict[str, Any], choice: str) -> None:
-    m = MONSTERS[monster["kind"]]
+    m = ctx.content.monsters[monster["kind"]]
     name = m["name"]
     roll = ctx.die(seat, "reaction", 6)
     mod = (1 if ctx.ability(seat) == "wits" else 0) - m["menace"]
 
     def reaction_of(r: int) -> str:
-        return REACTIONS[choice][min(6, max(1, r + mod)) - 1]
+        return ctx.content.reactions[choice][min(6, max(1, r + mod)) - 1]
 
     roll = ctx.lucky(seat, "reaction", "reaction", 6, roll,
                      lambda r: reaction_of(r) not in ("flee", "escape"), "reaction")
@@ -124,7 +123,7 @@ def react(ctx: Ctx, seat: str, monster: dict[str, Any], choice: str) -> None:
 def fight(ctx: Ctx, seat: str, monster: dict[str, Any]) -> None:
     """The d10 combat until one side falls."""
     ch = ctx.ch(seat)
-    m = MONSTERS[monster["kind"]]
+    m = ctx.content.monsters[monster["kind"]]
     rolls: list[int] = []
     lost = 0
 
@@ -135,10 +134,10 @@ def fight(ctx: Ctx, seat: str, monster: dict[str, Any]) -> None:
 
     while True:
         roll = ctx.die(seat, "combat", 10)
-        roll = ctx.lucky(seat, "combat", "combat", 10, roll, lambda r: COMBAT[r - 1][0] > 0,
+        roll = ctx.lucky(seat, "combat", "combat", 10, roll, lambda r: ctx.content.combat[r - 1][0] > 0,
                          "combat")
         rolls.append(roll)
-        hero_loss, monster_loss = COMBAT[roll - 1]
+        hero_loss, monster_loss = ctx.content.combat[roll - 1]
         if roll == 9 and ctx.ability(seat) == "berserk":
             monster_loss = 2
         monster["life"] -= monster_loss

@@ -14,8 +14,9 @@ from typing import Any
 from games.core.rng import RngBase
 from games.core.types import Event
 
+from .. import content
 from .. import orders as orderbook
-from ..content import HARM, HEROES, RINGS, parse_spec
+from ..content import parse_spec
 from ..state import Char, State
 
 
@@ -25,6 +26,8 @@ class Ctx:
         self.state = state
         self.items = items
         self.rng = rng
+        # The tables of the game's rules revision: every rule reads content through here.
+        self.content = content.of(state)
         self.events: list[Event] = []
         self.phase = "turn"
         self.stopped: set[str] = set()   # heroes whose turn has ended
@@ -41,10 +44,10 @@ class Ctx:
         return self.state["chars"][seat]
 
     def stat(self, seat: str, name: str) -> int:
-        return HEROES[self.ch(seat)["hero"]][name]
+        return self.content.heroes[self.ch(seat)["hero"]][name]
 
     def ability(self, seat: str) -> str:
-        return HEROES[self.ch(seat)["hero"]]["ability"]
+        return self.content.heroes[self.ch(seat)["hero"]]["ability"]
 
     def say(self, seat: str | None, text: str, *, public: bool = False, kind: str = "line",
             **data: Any) -> None:
@@ -70,7 +73,7 @@ class Ctx:
 
     def use_ring(self, seat: str, ring: str, why: str) -> None:
         self.ch(seat)["rings"].remove(ring)
-        self.say(seat, f"Uses the {RINGS[ring]['name']} {why}.")
+        self.say(seat, f"Uses the {self.content.rings[ring]['name']} {why}.")
 
     # -- tests and harm ----------------------------------------------------------
     def lucky(self, seat: str, kind: str, label: str, sides: int, roll: int,
@@ -127,7 +130,7 @@ class Ctx:
 
     def harm(self, seat: str, source: str, label: str | None = None) -> bool:
         """Damage from a named source in the harm table; True if the hero still lives."""
-        entry = HARM[source]
+        entry = self.content.harm[source]
         amount, shown = self.roll_spec(seat, entry["damage"], label or f"harm/{source}",
                                        luck="damage")
         return self.hurt(seat, amount, f"{entry['name']} ({entry['damage']}: {shown})")

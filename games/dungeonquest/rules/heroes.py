@@ -18,18 +18,20 @@ from games.core.orders import Grammar, OrderSyntax, suggest
 from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
+from .. import content
 from ..board import START_TOWERS
-from ..content import HERO_ORDER, HEROES, RINGS
+from ..content import HERO_ORDER
 from ..state import State, new_char
 
 SKIP = {"SIR", "EL", "OR", "THEN", "AND", "BRAVE"}
 
 
 def _hero_words() -> dict[str, str]:
-    """Every word that names a hero: key, name, title and the rulebook's other spellings."""
+    """Every word that names a hero: key, name, title and the rulebook's other spellings
+    (the order language: every revision's heroes carry the same names, see content.py)."""
     words: dict[str, str] = {}
-    for key, hero in HEROES.items():
-        names = [key, hero["name"], hero["title"], *hero.get("aliases", [])]
+    for key, hero in content.HERO_NAMES.items():
+        names = [key, hero["name"], hero["title"], *hero["aliases"]]
         for name in names:
             for word in name.upper().replace("-", " ").split():
                 if word not in SKIP and word != "THE":
@@ -73,10 +75,11 @@ def rotation(first_hero: str) -> list[str]:
 
 def prompt(state: State, seat: str) -> dict[str, Any]:
     # One line per hero after the first: the order form shows them as a list.
+    tables = content.of(state)
     heroes = "\n".join(f"HERO {k.upper()}: {h['name']} {h['title']}, Strength "
                         f"{h['strength']}, Agility {h['agility']}, Armour {h['armour']}, "
-                        f"Luck {h['luck']}, Life {h['life']}, the {RINGS[h['ring']]['name']}. "
-                        f"{h['ability_text']}" for k, h in HEROES.items())
+                        f"Luck {h['luck']}, Life {h['life']}, the {tables.rings[h['ring']]['name']}. "
+                        f"{h['ability_text']}" for k, h in tables.heroes.items())
     order = ", ".join(rotation(state["first_hero"]))
     return {"title": f"Choose your hero ({seat})",
             "help": f"Send HERO <name>; more names are preferences, best first. Two players "
@@ -150,7 +153,7 @@ def resolve_choice(state: State, orders: dict[str, Orders], rng: RngBase
     events: list[Event] = []
     chosen = assign(st["seats"], prefs, st["first_hero"], rng, events)
     for seat, tower in zip(st["seats"], START_TOWERS):
-        st["chars"][seat] = new_char(seat, chosen[seat], tower)
+        st["chars"][seat] = new_char(content.of(st), seat, chosen[seat], tower)
     st["picking"] = False
     from ..engine import setup_events
     out = setup_events(st, chosen=True, after_choice=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..content import potion_row
 from .context import Ctx
 
 
@@ -12,8 +11,8 @@ def drink(ctx: Ctx, seat: str) -> None:
     ch["potion"] = False
     roll = ctx.die(seat, "potion", 12)
     roll = ctx.lucky(seat, "potion", "potion", 12, roll,
-                     lambda r: not ({"heal", "full"} & set(potion_row(r))), "potion")
-    row = potion_row(roll)
+                     lambda r: not ({"heal", "full"} & set(ctx.content.potion_row(r))), "potion")
+    row = ctx.content.potion_row(roll)
     ctx.say(seat, f"Drinks the potion (d12 rolls {roll}): {row['name']}.", roll=roll)
     if row.get("full"):
         gained = ctx.heal(seat, ch["max_life"])

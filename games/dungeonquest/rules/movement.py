@@ -143,7 +143,7 @@ def enter(ctx: Ctx, seat: str, target: str, side: str, via: str) -> str:
         if tile is None:
             ctx.say(seat, "The way is choked with rubble (no tiles left).", public=True)
             return "blocked"
-        cell = lay_tile(tile, side)
+        cell = lay_tile(ctx.content.tiles, tile, side)
         if "transformation" in ch["rings"]:
             plain = cell["kind"] not in ("room", "corridor")
             if ctx.answer(seat, "tile", {"what": cell["kind"]}, plain=plain) is not None:
@@ -152,7 +152,7 @@ def enter(ctx: Ctx, seat: str, target: str, side: str, via: str) -> str:
                     ctx.use_ring(seat, "transformation",
                                  f"on {TILE_WORDS[cell['kind']]} and it changes")
                     state["spent_tiles"].append(tile)
-                    cell = lay_tile(nxt, side)
+                    cell = lay_tile(ctx.content.tiles, nxt, side)
         board[target] = cell
     cell = board[target]
     prev = ch["pos"]
@@ -402,8 +402,7 @@ def search(ctx: Ctx, seat: str, order: dict[str, Any]) -> None:
             what, _, detail = card.partition(":")
             value = 0
             if what == "treasure":
-                from ..content import TREASURE
-                value = -TREASURE[detail]["value"]
+                value = -ctx.content.treasure[detail]["value"]
             return rank.index(what) if what in rank else len(rank), value
 
         card = min(cards, key=score)

@@ -12,7 +12,7 @@ from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
 from ..board import CHAMBER, TOWERS, route_to, targets_for, text_map
-from ..content import MONSTERS, RINGS
+from ..content import Content
 from ..orders import event_of, parts, value_of
 from ..state import State, active, treasure_total
 from .cards import take_offer
@@ -103,7 +103,7 @@ def resolve_pending(ctx: Ctx, seat: str) -> None:
     ch["pending"] = None
     kind = pending["type"]
     if kind == "monster":
-        name = MONSTERS[pending["kind"]]["name"]
+        name = ctx.content.monsters[pending["kind"]]["name"]
         allowed = monster_answers(ctx, seat, pending["ambush"], pending["no_escape"])
         order = ctx.answer(seat, "monster", {"what": pending["kind"],
                                              "ambush": pending["ambush"]}, allowed=allowed)
@@ -176,9 +176,9 @@ def end_of_turn(ctx: Ctx, started: list[str]) -> None:
         ch = ctx.ch(seat)
         ctx.say(seat, "status", kind="status", life=ch["life"], max_life=ch["max_life"],
                 treasure=treasure_total(ch), items=len(ch["treasure"]), potion=ch["potion"],
-                rope=ch["rope"], rings=[RINGS[r]["name"] for r in ch["rings"]],
+                rope=ch["rope"], rings=[ctx.content.rings[r]["name"] for r in ch["rings"]],
                 arrows=ch["arrows"], pos=ch["pos"], status=ch["status"],
-                destination=ch["destination"], pending=pending_text(ch),
+                destination=ch["destination"], pending=pending_text(ch, ctx.content),
                 troubles=troubles(ch))
     heroes = {c["pos"]: str(i + 1) for i, (s, c) in enumerate(st["chars"].items())
               if c["status"] == "in" and c["pos"] not in CHAMBER}
@@ -202,12 +202,12 @@ def winners(st: State) -> list[str]:
     return sorted(s for s, v in escaped.items() if v == best)
 
 
-def pending_text(ch: dict[str, Any]) -> str | None:
+def pending_text(ch: dict[str, Any], content: Content) -> str | None:
     p = ch["pending"]
     if not p:
         return None
     if p["type"] == "monster":
-        m = MONSTERS[p["kind"]]
+        m = content.monsters[p["kind"]]
         return f"{article(m['name'])} ({p['life']} Life Points) faces you in {p['square']}"
     if p["type"] == "spider":
         return f"a giant spider drops on you in {p['square']}"

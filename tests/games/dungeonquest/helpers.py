@@ -7,19 +7,23 @@ from typing import Any
 
 from games.core.rng import Rng, ScriptedRng
 from games.core.types import Event
+from games.dungeonquest import content
 from games.dungeonquest.board import lay_tile
 from games.dungeonquest.engine import ENGINE
 from games.dungeonquest.state import active, new_state
 
 
-def make_state(players: int = 1, first_hero: str = "knight") -> dict[str, Any]:
-    return new_state(ENGINE.seat_names(players), first_hero, Rng("scenario", "setup"))
+def make_state(players: int = 1, first_hero: str = "knight", *,
+               revision: int = ENGINE.revision) -> dict[str, Any]:
+    """A new game of the current rules revision (or of `revision`, with its content)."""
+    return new_state(ENGINE.seat_names(players), first_hero, Rng("scenario", "setup"),
+                     revision=revision)
 
 
 def place(state: dict[str, Any], sq: str, tile_id: str, moving: str) -> None:
     """Lay `tile_id` on `sq` as if a hero had entered it moving `moving`."""
     state["bag"].remove(tile_id)
-    state["board"][sq] = lay_tile(tile_id, moving)
+    state["board"][sq] = lay_tile(content.of(state).tiles, tile_id, moving)
 
 
 def put(state: dict[str, Any], seat: str, sq: str, entry: str | None = None,

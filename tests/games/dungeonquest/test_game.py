@@ -12,18 +12,20 @@ from games.dungeonquest.simulate import bot_orders, play
 from .helpers import lines, make_state, place, put, run
 
 
-def test_designed_content_is_consistent():
-    assert content.check() == []
-    assert len(content.RINGS) == 7
-    assert content.dragon_counters().count("fiery") == 1
-    assert content.dragon_counters().count("sleeping") == 11
-    assert set(content.MONSTERS) == {"goblin", "orc", "death-warrior", "troll", "champion"}
+@pytest.mark.parametrize("revision", range(1, ENGINE.revision + 1))
+def test_designed_content_is_consistent(revision):
+    tables = content.for_revision(revision)
+    assert tables.check() == []
+    assert len(tables.rings) == 7
+    assert tables.dragon_counters().count("fiery") == 1
+    assert tables.dragon_counters().count("sleeping") == 11
+    assert set(tables.monsters) == {"goblin", "orc", "death-warrior", "troll", "champion"}
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_every_hero_in_the_dungeon_owes_orders_until_the_end(players):
     seats = ENGINE.seat_names(players)
-    state, _ = ENGINE.setup(seats, {}, secret_rng("game", None))
+    state, _ = ENGINE.setup(seats, ENGINE.new_game_options({}), secret_rng("game", None))
     assert ENGINE.decision(state).seats == seats
     final = play(ENGINE, seats, "ranger", "game")
     assert ENGINE.decision(final) is None
@@ -48,13 +50,13 @@ def test_slash_then_escape():
 
 
 def test_bot_orders_always_parse():
-    state, _ = ENGINE.setup(["P1", "P2"], {}, secret_rng("bot", None))
+    state, _ = ENGINE.setup(["P1", "P2"], ENGINE.new_game_options({}), secret_rng("bot", None))
     for seat in ("P1", "P2"):
         assert ENGINE.parse_orders(state, seat, bot_orders(state, seat)).items
 
 
 def test_options_choose_the_first_hero():
-    state, _ = ENGINE.setup(["P1", "P2"], {"first_hero": "adventurer", "hero_choice": "assigned"},
+    state, _ = ENGINE.setup(["P1", "P2"], ENGINE.new_game_options({"first_hero": "adventurer", "hero_choice": "assigned"}),
                             secret_rng("opt", None))
     assert [c["hero"] for c in state["chars"].values()] == ["adventurer", "knight"]
 

@@ -14,7 +14,7 @@ from games.dungeonquest.engine import ENGINE
 
 
 def opened(players: int = 4, **options):
-    state, _ = ENGINE.setup(ENGINE.seat_names(players), options, secret_rng("heroes", None))
+    state, _ = ENGINE.setup(ENGINE.seat_names(players), ENGINE.new_game_options(options), secret_rng("heroes", None))
     return state
 
 

@@ -6,12 +6,12 @@ import pytest
 
 from games.core.canonical import canonical_json
 from games.dungeonquest.engine import ENGINE
-from games.dungeonquest.state import HIDDEN_PILES, hidden_pile
+from games.dungeonquest.state import hidden_pile, hidden_piles
 
 from .helpers import make_state, run, stack, stack_tiles
 
 
-@pytest.mark.parametrize("pile", HIDDEN_PILES)
+@pytest.mark.parametrize("pile", hidden_piles(make_state()))
 def test_reordering_any_hidden_pile_leaves_every_view_unchanged(pile):
     st = make_state(2)
     stack_tiles(st, "room-cross")

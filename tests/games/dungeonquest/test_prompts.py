@@ -77,7 +77,7 @@ def test_every_example_in_the_help_parses_for_that_seat(seed):
 
     seats = ENGINE.seat_names(rnd.randint(1, 4))
     secret = f"{seed:016x}" * 4
-    state = run_setup(ENGINE, seats, {"hero_choice": "assigned"},
+    state = run_setup(ENGINE, seats, ENGINE.new_game_options({"hero_choice": "assigned"}),
                       secret_rng(secret, None)).state
     checked = 0
     for number in range(1, 40):

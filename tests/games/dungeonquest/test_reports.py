@@ -42,7 +42,7 @@ def scripted_two_turns():
 
 
 def bot_game_turn(secret: str, turn: int):
-    state, _ = ENGINE.setup(["P1"], {"first_hero": "adventurer", "hero_choice": "assigned"},
+    state, _ = ENGINE.setup(["P1"], ENGINE.new_game_options({"first_hero": "adventurer", "hero_choice": "assigned"}),
                             secret_rng(secret, None))
     for n in range(1, turn + 1):
         orders = {s: ENGINE.parse_orders(state, s, bot_orders(state, s))
@@ -52,7 +52,7 @@ def bot_game_turn(secret: str, turn: int):
 
 
 def test_setup_report():
-    _, events = ENGINE.setup(["P1", "P2"], {}, secret_rng("golden", None))
+    _, events = ENGINE.setup(["P1", "P2"], ENGINE.new_game_options({}), secret_rng("golden", None))
     check_golden("report0_public.md", ENGINE.report(events, None))
     check_golden("report0_P1.md", ENGINE.report(events, "P1"))
 
@@ -60,7 +60,7 @@ def test_setup_report():
 def test_report_of_the_heroes_chosen():
     """Both want the ranger: a d6 each; P2 loses and falls back on the knight."""
     from games.core.rng import ScriptedRng
-    state, _ = ENGINE.setup(["P1", "P2"], {}, secret_rng("golden", None))
+    state, _ = ENGINE.setup(["P1", "P2"], ENGINE.new_game_options({}), secret_rng("golden", None))
     orders = {"P1": ENGINE.parse_orders(state, "P1", "HERO RANGER"),
               "P2": ENGINE.parse_orders(state, "P2", "Play El-Moran or Sir Rohan")}
     _, events = ENGINE.resolve(state, orders, ScriptedRng([("hero/ranger/P1", 5),

@@ -24,7 +24,7 @@ def chamber_state(players: int = 1):
 
 def test_each_hero_starts_in_a_corner_of_his_own():
     """The Tower Room: every player starts in a different corner."""
-    state, _ = ENGINE.setup(ENGINE.seat_names(4), {"hero_choice": "assigned"},
+    state, _ = ENGINE.setup(ENGINE.seat_names(4), ENGINE.new_game_options({"hero_choice": "assigned"}),
                             secret_rng("corners", None))
     starts = [state["chars"][s]["pos"] for s in state["seats"]]
     assert starts == START_TOWERS and len(set(starts)) == 4

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.types import OrdersInvalid
-from games.dungeonquest.content import RINGS
+from games.dungeonquest.content import RING_KEYS
 from games.dungeonquest.engine import ENGINE
 
 from .helpers import lines, make_state, place, put, run, stack, stack_tiles
@@ -54,7 +54,7 @@ def spellings(phrase: str) -> list[str]:
 
 def parse(text: str, hero: str = "ranger") -> str:
     st = make_state(1, hero)
-    st["chars"]["P1"]["rings"] = sorted(RINGS)
+    st["chars"]["P1"]["rings"] = list(RING_KEYS)
     orders = ENGINE.parse_orders(st, "P1", text)
     again = ENGINE.parse_orders(st, "P1", orders.text)  # the canonical text reads back
     assert again.items == orders.items

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.dungeonquest import content
 from games.dungeonquest.board import CHAMBER, lay_tile
 from games.dungeonquest.engine import ENGINE
 
@@ -387,7 +388,7 @@ def test_ring_of_healing_never_heals_past_full():
     ("chasm-right", "open open open open"),
 ])
 def test_each_tile_is_laid_with_its_back_to_the_hero(tile, exits):
-    cell = lay_tile(tile, "E")
+    cell = lay_tile(content.for_revision(ENGINE.revision).tiles, tile, "E")
     assert [cell["exits"][s] for s in "NESW"] == exits.split()
 
 
