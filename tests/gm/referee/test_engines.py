@@ -103,3 +103,32 @@ def test_a_game_started_before_rules_revisions_reruns_and_verifies_by_its_own_ru
     assert game.options == old and revision_of(game.state) == 1
     verdict = verify_record(play.export_game(game, for_gm=True))
     assert verdict.ok, verdict.error
+
+
+@pytest.mark.parametrize("revision", [1, 2])
+def test_a_dungeonquest_game_reruns_with_the_content_of_its_revision(
+        revision, make_game, gm_user, on_commit, monkeypatch):
+    """Dungeonquest's revisions differ in content (decks, tiles, hero sheets): a game
+    started before revisions (options without the key) is set up, played, rerun from
+    turn 1 and verified with revision 1's content, a new game with revision 2's."""
+    from games.dungeonquest import content
+
+    engine = registry.get("dungeonquest")
+    opts = {"hero_choice": "assigned", "first_hero": "barbarian"}
+    if revision == 1:  # started by the code of then: no revision stamped
+        monkeypatch.setattr(type(engine), "new_game_options",
+                            lambda self, options: self.validate_options(options))
+    game = make_game("dungeonquest", 2, options=opts)
+    monkeypatch.undo()
+    assert revision_of(game.options) == revision and revision_of(game.state) == revision
+    tables = content.for_revision(revision)
+    barbarian = [c for c in game.state["chars"].values() if c["hero"] == "barbarian"]
+    assert barbarian[0]["max_life"] == tables.heroes["barbarian"]["life"]
+    assert engine.invariants(engine.from_json(game.state)) == []  # its own tile bag, decks
+    play_some(game, on_commit, 3)
+    with on_commit():
+        actions.rerun_from(game, gm_user, "same again", 1)
+    game.refresh_from_db()
+    assert revision_of(game.state) == revision
+    verdict = verify_record(play.export_game(game, for_gm=True))
+    assert verdict.ok, verdict.error
