@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from games.core.canonical import canonical_json, sha256_hex
 from games.core.engine import REVISION
 from games.core.replay import Mismatch, replay
 from games.dungeonquest import content
@@ -80,3 +81,27 @@ def test_revision_1_content_is_the_content_before_the_tuning():
                if old.sources[name] != new.sources[name]}
     assert changed == {"heroes", "tiles", "decks"}
     assert content.for_revision(ENGINE.revision).sources["heroes"] == content.DATA / "heroes.toml"
+
+
+# Each revision's content, as its games were recorded with it. A game replays only with
+# the very tables it was played with, so these never change for a revision once games
+# are played by it: to change a count, a stat or a table, start a new revision (README,
+# "Rules revisions": copy the file as it is into data/rev<current>/, bump the engine's
+# revision, then edit data/). Only a change of wording (a name, a text) may move a pin.
+PINNED = {1: "721213266017cf905a97139ff93fbcf4157b30409adb5b7c3f2e6d0cce41c6b9",
+          2: "680db5faf094aedd36e109de0590bf83226d0dff962670192494fdcf4b0ced13"}
+
+
+@pytest.mark.parametrize("revision", sorted(PINNED))
+def test_a_revisions_content_never_changes(revision):
+    tables = content.for_revision(revision)
+    played = {"heroes": tables.heroes, "rings": tables.rings, "ring_pool": tables.ring_pool,
+              "monsters": tables.monsters, "tiles": tables.tiles, "decks": tables.decks,
+              "tables": tables.tables}
+    assert sha256_hex(canonical_json(played)) == PINNED[revision], (
+        f"the content of rules revision {revision} changed: games recorded with it would "
+        f"replay differently; make the change a new revision (README 'Rules revisions')")
+
+
+def test_every_revision_has_its_content_pinned():
+    assert sorted(PINNED) == list(range(1, ENGINE.revision + 1))
