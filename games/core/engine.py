@@ -8,12 +8,13 @@ hands back `from_json(...)`. All randomness comes through the `rng` argument.
 from __future__ import annotations
 
 import functools
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .canonical import clone
+from .canonical import canonical_json, clone
 from .rng import RngBase
 from .types import Decision, Event, OptionError, Orders
 
@@ -195,7 +196,15 @@ class Engine(ABC):
         return clone(state)
 
     def from_json(self, data: Any) -> State:
-        return clone(data)
+        """The state, every object's keys in sorted order whatever order `data` has.
+
+        A stored state comes back in its store's key order (PostgreSQL's jsonb: shorter
+        keys first; a GM's amendment: its author's), while run_setup/run_turn hand out
+        states with sorted keys. Read back in that one order, a state gives the same
+        prompts, views, boards and resolution wherever it was kept. Engines that keep
+        their own state type override this and must read it in one order likewise.
+        """
+        return json.loads(canonical_json(data))
 
     def is_over(self, state: State) -> bool:
         return self.decision(state) is None

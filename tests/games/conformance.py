@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core.canonical import canonical_json, state_hash
+from games.core.canonical import canonical_json, clone, state_hash
 from games.core.engine import REVISION, Engine
 from games.core.replay import build_record, run_setup, run_turn, secret_rng, turn_entry
 from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid, filter_events
@@ -216,3 +216,112 @@ def order_samples(text: str, keywords: set[str]) -> list[str]:
             close(trail)
     close("")
     return samples
+
+
+# -- key order: a stored state comes back with its objects' keys in another order --------
+#
+# PostgreSQL's jsonb keeps object keys by length, then bytewise; SQLite keeps them as
+# written; a GM's amendment arrives in whatever order its author wrote. Nothing an engine
+# says or does may depend on that order: not the prompts (their choices' order included),
+# not a view or its board, not a parse, not a resolution (its draws, events, reports and
+# the state it reaches).
+
+def _reordered(value: Any, key: Any, reverse: bool = False) -> Any:
+    if isinstance(value, dict):
+        return {k: _reordered(value[k], key, reverse)
+                for k in sorted(value, key=key, reverse=reverse)}
+    if isinstance(value, list):
+        return [_reordered(v, key, reverse) for v in value]
+    return value
+
+
+def jsonb_key(key: str) -> tuple[int, bytes]:
+    """PostgreSQL jsonb's order of object keys: shorter first, then bytewise."""
+    raw = key.encode("utf-8")
+    return (len(raw), raw)
+
+
+KEY_ORDERS: dict[str, Any] = {
+    "sorted": lambda v: _reordered(v, None),
+    "reverse-sorted": lambda v: _reordered(v, None, reverse=True),
+    "jsonb": lambda v: _reordered(v, jsonb_key),
+}
+
+
+def exact(value: Any) -> str:
+    """What a value says as JSON: every list's order, no object's key order (JSON gives
+    it no meaning, and the prompts, views and events the service stores in jsonb lose it
+    anyway); text built from it (a board, a report) is compared as is."""
+    return canonical_json(value)
+
+
+def _outcome(engine: Engine, state: Any, seats: list[str], orders_text: dict[str, str],
+             rng: Any) -> dict[str, Any]:
+    """Everything the service reads from a state: the decision, each reader's view and
+    board, each owing seat's parse and default orders, and a resolution of the same order
+    texts with the same dice: its draws, events, reports per reader and the new state."""
+    decision = engine.decision(state)
+    views = {str(viewer): engine.view(state, viewer) for viewer in (None, "*", *seats)}
+    out: dict[str, Any] = {
+        "decision": exact(decision.to_json()) if decision else None,
+        "views": exact(views),
+        "boards": [engine.board(v) for v in views.values()],
+    }
+    if decision is None:
+        return out
+    orders = {seat: engine.parse_orders(state, seat, text) for seat, text in orders_text.items()}
+    out["orders"] = exact({s: o.to_json() for s, o in orders.items()})
+    out["defaults"] = exact({s: engine.default_orders(state, s).to_json() for s in orders})
+    after, events = engine.resolve(state, orders, rng)
+    out["draws"] = exact([d.to_json() for d in rng.draws])
+    out["events"] = exact([e.to_json() for e in events])
+    out["reports"] = [engine.report(events, viewer) for viewer in (None, "*", *seats)]
+    out["after"] = state_hash(engine.to_json(after))
+    return out
+
+
+def check_key_order(engine: Engine, state: Any, seats: list[str], orders_text: dict[str, str],
+                    secret: str, number: int, *, through_from_json: bool = True) -> None:
+    """The state read back with its keys in each of KEY_ORDERS gives the same outcome.
+
+    `through_from_json`: as the service reads a stored state (engine.from_json); False
+    hands the reordered JSON to the engine as is, holding the engine's own code to it."""
+    stored = engine.to_json(state)
+    base = _outcome(engine, engine.from_json(clone(stored)) if through_from_json else
+                    clone(stored), seats, orders_text, secret_rng(secret, number))
+    for name, reorder in KEY_ORDERS.items():
+        loaded = reorder(stored)
+        if through_from_json:
+            loaded = engine.from_json(loaded)
+        got = _outcome(engine, loaded, seats, orders_text, secret_rng(secret, number))
+        for part in base:
+            assert got[part] == base[part], \
+                f"turn {number}: {part} differs when the state's keys are in {name} order"
+
+
+def play_checking_key_order(engine: Engine, seed: int, *, through_from_json: bool = True,
+                            max_turns: int = MAX_TURNS) -> int:
+    """A random game (conformance play) with check_key_order at every step; the number
+    of steps checked."""
+    rnd = random.Random(seed)
+
+    def pick(seq: Any) -> Any:
+        items = list(seq)
+        return items[rnd.randrange(len(items))]
+
+    seats = engine.seat_names(rnd.randint(engine.min_seats, engine.max_seats))
+    secret = f"{seed:016x}" * 4
+    state = run_setup(engine, seats, random_options(engine, rnd),
+                      secret_rng(secret, None)).state
+    checked = 0
+    for number in range(1, max_turns + 1):
+        decision = engine.decision(state)
+        texts = {s: engine.random_orders(state, s, pick) for s in (decision.seats if decision else [])}
+        check_key_order(engine, state, seats, texts, secret, number,
+                        through_from_json=through_from_json)
+        checked += 1
+        if decision is None:
+            break
+        orders = {s: engine.parse_orders(state, s, text) for s, text in texts.items()}
+        state = run_turn(engine, state, orders, secret_rng(secret, number)).state
+    return checked
