@@ -527,12 +527,16 @@ def _open_turn_for(game: Game, seat: Seat, *,
                        "page and send your orders again")
     is_open = turn.status == Turn.Status.OPEN and not (turn.deadline
                                                        and turn.deadline <= timezone.now())
+    if turn_number is not None and turn_number < 1:  # a hand-edited form field
+        raise ActionError(f"there is no turn {turn_number}: turns are numbered from 1, and "
+                          f"the current turn is {turn.number}")
     if turn_number is not None and turn_number > turn.number:
         raise Conflict(f"turn {turn_number} has not opened yet; the current turn is "
                        f"{turn.number}")
-    if turn_number is not None and (turn_number < turn.number or not is_open):
+    paused = turn.status == Turn.Status.PAUSED or game.status == Game.Status.PAUSED
+    if turn_number is not None and (turn_number < turn.number or not (is_open or paused)):
         raise _closed(game, seat, turn_number, turn if is_open else None)
-    if turn.status == Turn.Status.PAUSED or game.status == Game.Status.PAUSED:
+    if paused:
         raise Conflict("the GM has paused this game; orders open again when it resumes")
     if not is_open:
         raise _closed(game, seat, turn.number, None)
@@ -552,10 +556,33 @@ def _closed(game: Game, seat: Seat, number: int, open_turn: Turn | None) -> Turn
              if open_turn is not None else "")
     kept = (f" Your version {standing.version} (receipt {standing.receipt[:16]}) stands."
             if standing else " You had no orders in for it.")
-    return TurnClosed(f"the deadline for turn {number} has passed; those orders were not "
+    return TurnClosed(f"{_why_closed(game, closed, number)}; those orders were not "
                       f"kept.{kept}{where}", turn=number,
                       open_turn=open_turn.number if open_turn else None,
                       standing=receipt_json(standing) if standing else None)
+
+
+def _why_closed(game: Game, turn: Turn | None, number: int) -> str:
+    """Why turn `number` takes no more orders, as it happened: its deadline passed, or it
+    closed early (the GM forced it, or every owing seat was in). Read on refusals only."""
+    if turn is None:
+        return f"turn {number} is closed"
+    closed_at = turn.claimed_at or turn.resolved_at
+    if turn.deadline is not None and (closed_at is None or closed_at >= turn.deadline):
+        why = (f"the deadline for turn {number} has passed" if closed_at is not None
+               or turn.deadline <= timezone.now() else f"turn {number} is closed")
+    elif closed_at is None:
+        why = f"turn {number} is closed"
+    elif LogEntry.objects.filter(game=game, action="forced", turn_number=number,
+                                 created__gte=turn.opened).exists():
+        why = f"the GM closed turn {number} early for resolution"
+    elif set(turn.owing) <= seats_in(turn):
+        why = f"turn {number} closed early: every seat's orders were in"
+    else:
+        why = f"turn {number} closed before its deadline"
+    if turn.status == Turn.Status.HELD:
+        why += " (its report waits for the GM's review)"
+    return why
 
 
 def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission.Source.WEB,

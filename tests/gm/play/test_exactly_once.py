@@ -101,6 +101,6 @@ def test_orders_after_the_claim_are_late_never_dropped(make_game, players):
     seat = game.seat_of(players[0])
     turn = game.current_turn()
     actions.mark_due(turn)
-    with pytest.raises(LateOrders, match="deadline for turn 1 has passed"):
+    with pytest.raises(LateOrders, match="turn 1 closed before its deadline"):
         actions.submit_orders(game, seat, "ADD 2")
     assert turn.submissions.count() == 0

@@ -92,7 +92,7 @@ def test_api_turn_field_gives_409_with_the_receipt(make_game, players, on_commit
     body = resp.json()
     assert body["turn"] == 1 and body["open_turn"] == 2
     assert body["standing"]["orders"] == ["ADD 2"]
-    assert "deadline for turn 1 has passed" in body["detail"]
+    assert "turn 1 closed early: every seat's orders were in" in body["detail"]
     resp = client.post(url, {"text": "ADD 3", "turn": "one"}, format="json")
     assert resp.status_code == 400 and "turn" in resp.json()["errors"][0]["message"]
     with on_commit():

@@ -162,7 +162,8 @@ def test_orders_for_a_closed_turn_are_refused_not_moved(gm_user, players, on_com
     resp = alice.post(f"/games/{game.pk}/orders/", {"text": "ADD 3", "turn": 1})
     page = unescape(_text(alice.get(resp["Location"])))
     assert game.turns.get(number=2).submissions.count() == 0
-    assert "Your orders were not stored: the deadline for turn 1 has passed" in page
+    assert ("Your orders were not stored: turn 1 closed early: every seat's orders were "
+            "in") in page
     assert "Your version 1 (receipt" in page
 
 
