@@ -26,8 +26,10 @@ def _ingest(monkeypatch, on_commit, raw: bytes, to: str) -> None:
 
 
 def _reply(mailoutbox, addr):
-    return [m for m in mailoutbox if m.to == [addr]
-            and m.extra_headers.get("Auto-Submitted") == "auto-replied"][-1].body
+    """The last reply's text, unwrapped (mail is wrapped at 72 columns)."""
+    return " ".join([m for m in mailoutbox if m.to == [addr]
+                     and m.extra_headers.get("Auto-Submitted") == "auto-replied"][-1]
+                    .body.split())
 
 
 def test_a_typo_in_hero_is_refused_not_skipped(make_game, monkeypatch, on_commit,
