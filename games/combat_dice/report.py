@@ -15,6 +15,15 @@ from . import catalog
 
 SCORE_LABELS = {"attack": "Attack", "dodge": "Dodge", "damage": "Damage", "armor": "Armour",
                 "initiative": "Initiative", "maneuver": "Maneuver"}
+
+
+def _in_score_order(mods: dict[str, int]) -> list[tuple[str, int]]:
+    """A spell's modifiers in the scores' order (events come back from storage with their
+    keys in the store's order; seats are listed in sorted order likewise)."""
+    return [(k, mods[k]) for k in catalog.SCORES if k in mods] + \
+        sorted((k, v) for k, v in mods.items() if k not in catalog.SCORES)
+
+
 STATUS_WORDS = {"fighting": "still fighting", "unconscious": "unconscious",
                 "dead": "dead", "yielded": "yielded"}
 
@@ -71,7 +80,7 @@ def _roll_table(rolls: list[dict[str, Any]]) -> list[str]:
             lines.append(f"- {_b(seat)} is stunned and throws {_dice_count(r['stunned'])} "
                          "fewer.")
         if r.get("boost"):
-            mods = ", ".join(f"{SCORE_LABELS[k].lower()} {v:+d}" for k, v in r["boost"].items())
+            mods = ", ".join(f"{SCORE_LABELS[k].lower()} {v:+d}" for k, v in _in_score_order(r["boost"]))
             lines.append(f"- {_b(seat)} fights under a spell: {mods} (already in the scores).")
         if r.get("dazzled"):
             lines.append(f"- {_b(seat)} is dazzled and throws {_dice_count(r['dazzled'])} "
@@ -142,7 +151,7 @@ def _cast(d: dict[str, Any]) -> str:
         f"this turn and the next {_plural(d['turns'] - 1, 'turn')}".replace("next 1 turn",
                                                                           "next")
     if d["kind"] == "boost":
-        mods = ", ".join(f"{SCORE_LABELS[k].lower()} {v:+d}" for k, v in d["modifiers"].items())
+        mods = ", ".join(f"{SCORE_LABELS[k].lower()} {v:+d}" for k, v in _in_score_order(d["modifiers"]))
         return f"{lead}, {mods} {span}."
     if d["kind"] == "dazzle":
         return f"{lead}: {d['target']} throws {_dice_count(d['dice'])} fewer {span}."
@@ -191,7 +200,7 @@ def render(events: list[Event], viewer: str | None) -> str:
         elif k == "armed":
             out += ["## The combatants", "", "| | Equipment | Specialty dice | Hit points |",
                     "|---|---|---|---|"]
-            for seat, f in d["fighters"].items():
+            for seat, f in sorted(d["fighters"].items()):
                 gear = ", ".join(_item(x) for x in f["items"]) or "nothing"
                 special = ", ".join(f["specialty"]) or "-"
                 out.append(f"| {seat} | {gear} | {special} | {f['hp']} |")
@@ -251,7 +260,7 @@ def render(events: list[Event], viewer: str | None) -> str:
                        f"({d['hp']} left).")
         elif k == "end-turn":
             out += ["", "**After the turn:**", ""]
-            for seat, f in d["fighters"].items():
+            for seat, f in sorted(d["fighters"].items()):
                 state = STATUS_WORDS[f["status"]]
                 line = f"- {_b(seat)}: {f['hp']}/{f['max_hp']} hit points, {state}"
                 if f["conditions"]:
@@ -260,7 +269,7 @@ def render(events: list[Event], viewer: str | None) -> str:
             out.append("")
         elif k == "over":
             out += ["## The fight is over", ""]
-            for seat, st in d["status"].items():
+            for seat, st in sorted(d["status"].items()):
                 out.append(f"- {_b(seat)}: {STATUS_WORDS[st]}")
             out += ["", f"**Result:** {d['summary']}.", ""]
         i += 1

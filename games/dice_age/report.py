@@ -43,7 +43,7 @@ def _line(event: Event) -> str | None:
         return (f"Dice Age, level {d['level']}, for {', '.join(d['seats'])}: "
                 f"{len(d['dice'])} dice on the table.")
     if k == "first-roll":
-        rolls = ", ".join(f"{s} {v}" for s, v in d["rolls"].items())
+        rolls = ", ".join(f"{s} {v}" for s, v in sorted(d["rolls"].items()))
         return f"Rolling for the first player ({'again, ' if d['attempt'] > 1 else ''}d6): {rolls}."
     if k == "first-player":
         return f"{d['seat']} goes first."
@@ -52,7 +52,7 @@ def _line(event: Event) -> str | None:
     if k == "draft-done":
         return "The centre is empty; the game begins."
     if k == "deal":
-        got = "; ".join(f"{s}: {_dice(v)}" for s, v in d["given"].items() if v)
+        got = "; ".join(f"{s}: {_dice(v)}" for s, v in sorted(d["given"].items()) if v)
         head = "the set-aside dice" if d["what"] == "set-aside" else f"the {d['what']} dice"
         return f"Dealing {head}: {got or 'too few to go round'}" + (
             f"; put aside {_dice(d['left'])}." if d["left"] else ".")
@@ -74,7 +74,7 @@ def _line(event: Event) -> str | None:
                 f"{_dice(d['lost'])} {lost_word}.")
         if d.get("limbo"):
             text += f" {_dice(d['limbo'])} to Limbo (white)."
-        for seat, dice in d["back"].items():
+        for seat, dice in sorted(d["back"].items()):
             text += f" {seat} takes {_dice(dice)} back to the garden{ledges}."
         return text + " The Number is cleared."
     if k == "icon-skip":
@@ -147,13 +147,13 @@ def _line(event: Event) -> str | None:
     if k == "duel":
         return f"{d['owner']}'s {_die(d['loser'])} loses the duel and goes to Limbo."
     if k == "radiation":
-        back = "; ".join(f"{s}: {_dice(v)}" for s, v in d["back"].items()) or "nothing"
+        back = "; ".join(f"{s}: {_dice(v)}" for s, v in sorted(d["back"].items())) or "nothing"
         text = f"Radiation ({d['colour']}): back to the field: {back}."
         if d["kept"]:
             text += f" Kept in the wasteland (a copy is in the field): {_dice(d['kept'])}."
         return text
     if k == "cross":
-        gone = "; ".join(f"{s}: {_dice(v)}" for s, v in d["gone"].items()) or "nothing"
+        gone = "; ".join(f"{s}: {_dice(v)}" for s, v in sorted(d["gone"].items())) or "nothing"
         return f"The cross sweeps the Valley to the wastelands: {gone}."
     if k == "capture":
         return f"{d['seat']} captures {d['target']}'s {_die(d['die'])}."
@@ -197,7 +197,7 @@ def _line(event: Event) -> str | None:
                 f"Next! The round ends.")
     if k == "round-end":
         back = " ".join(f"{s} takes {_dice(v)} back to the garden." for s, v in
-                        d["back"].items())
+                        sorted(d["back"].items()))
         return ("A new round: the Number is cleared. " + back).strip()
     if k == "pugno-start":
         return (f"Per un pugno di dadi: {' and '.join(d['seats'])} each have one die left; "
@@ -205,7 +205,7 @@ def _line(event: Event) -> str | None:
     if k == "pugno-tie":
         return "Four turns passed with equal values: four more turns."
     if k == "pugno":
-        values = ", ".join(f"{s} {v}" for s, v in d["values"].items())
+        values = ", ".join(f"{s} {v}" for s, v in sorted(d["values"].items()))
         return f"Four turns passed: die values {values}; {d['loser']} is out."
     if k == "legion":
         return f"{d['seat']}'s Legion: {_dice(d['dice'])}."

@@ -45,10 +45,10 @@ def _card(card: dict[str, Any] | None, *, position: int | None = None,
 def html(view: dict[str, Any]) -> str:
     """The board of `view` as an HTML fragment."""
     parts = ['<div class="board-html" role="group" aria-label="Duelists board">']
-    for seat, p in view.get("players", {}).items():
+    for seat, p in sorted(view.get("players", {}).items()):
         me = seat == view.get("viewer")
         tokens = p.get("tokens", {})
-        marks = ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in tokens.items() if v)
+        marks = ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in sorted(tokens.items()) if v)
         counts = (f"hand {p.get('hand_count', 0)} · deck {p.get('deck_count', 0)} · discard "
                   f"{p.get('discard_count', 0)} · exhausted {len(p.get('exhausted', []))}")
         head = escape(f"{seat} · {p.get('champion') or 'no champion yet'}"

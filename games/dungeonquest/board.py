@@ -344,7 +344,7 @@ def svg(view: dict[str, Any], cell: int = 40) -> str:
                    f'<title>{escape(sq)}: {escape(c["kind"])}</title></rect>')
         ends = {"N": (left, top, left + cell, top), "S": (left, top + cell, left + cell, top + cell),
                 "W": (left, top, left, top + cell), "E": (left + cell, top, left + cell, top + cell)}
-        for side, kind in c.get("exits", {}).items():
+        for side, kind in sorted(c.get("exits", {}).items()):
             x1, y1, x2, y2 = ends[side]
             if kind == "wall":
                 out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#1a1512" '

@@ -12,9 +12,17 @@ from typing import Any
 from games.core.types import Event, filter_events
 
 from .board import LEGEND
+from .content import HERO_ORDER
 
 PHASE_TITLES = {"decision": "Decisions from turn {prev}", "turn": "Turn {turn}",
                 "end": "Nightfall"}
+
+
+# Events come back from storage with their objects' keys in the store's order, so a
+# report orders what it lists itself: seats in sorted order (P1, P2, ...), heroes in the
+# rulebook's order.
+def _hero_rank(key: str) -> tuple[int, str]:
+    return (HERO_ORDER.index(key) if key in HERO_ORDER else len(HERO_ORDER), key)
 
 
 def render(events: list[Event], viewer: str | None) -> str:
@@ -26,7 +34,7 @@ def render(events: list[Event], viewer: str | None) -> str:
     if head is None:
         return ""
     turn = head.data["turn"]
-    heroes: dict[str, str] = head.data["heroes"]
+    heroes: dict[str, str] = dict(sorted(head.data["heroes"].items()))  # seat order
     out = [f"# Report {turn}: turn {turn} of {head.data['turns']}", ""]
     if turn == 1:
         out.append("Report 1 covers turn 1's movement only.")
@@ -109,7 +117,7 @@ def _result(d: dict[str, Any], heroes: dict[str, str]) -> list[str]:
 
 def _setup_report(setup: Event, events: list[Event]) -> str:
     d = setup.data
-    towers: dict[str, str] = d["towers"]
+    towers: dict[str, str] = dict(sorted(d["towers"].items()))  # seat order
     n = len(towers)
     if not d["chosen"]:
         out = ["# Report 0: at the gates of Dragonfire Castle", "",
@@ -119,7 +127,7 @@ def _setup_report(setup: Event, events: list[Event]) -> str:
                f"best first). Two players wanting one hero roll a d6 each; a player who "
                f"chooses none plays the first hero nobody chose, in the order "
                f"{', '.join(d['default_order'])}.", ""]
-        for key, h in d["choices"].items():
+        for key, h in sorted(d["choices"].items(), key=lambda kv: _hero_rank(kv[0])):
             out.append(f"- **{h['name']} {h['title']}** (HERO {key.upper()}): Strength "
                        f"{h['strength']}, Agility {h['agility']}, Armour {h['armour']}, Luck "
                        f"{h['luck']}, Life {h['life']}, the {h['ring']}. {h['ability_text']}")
@@ -132,11 +140,11 @@ def _setup_report(setup: Event, events: list[Event]) -> str:
                f"{n} hero{'es stand' if n != 1 else ' stands'} in the corner "
                f"tower{'s' if n != 1 else ''}. The quest lasts {d['turns']} turns; after "
                f"sunset no one gets out.", ""]
-        for seat, h in d["heroes"].items():
+        for seat, h in sorted(d["heroes"].items()):
             out.append(f"- **{h['name']} {h['title']}** ({seat}) in the tower at {h['tower']}: "
                        f"Strength {h['strength']}, Agility {h['agility']}, Armour "
                        f"{h['armour']}, Luck {h['luck']}, Life {h['life']}. {h['ability_text']}")
-        names = {s: f"{h['name']} {h['title']}" for s, h in d["heroes"].items()}
+        names = {s: f"{h['name']} {h['title']}" for s, h in sorted(d["heroes"].items())}
     choice = [e for e in events if e.kind == "line" and e.data.get("seat") is None]
     if choice:
         out += ["", *[f"- {e.data['text']}" for e in choice]]

@@ -24,6 +24,12 @@ State = dict[str, Any]
 Char = dict[str, Any]
 
 
+def seated(state: State) -> list[tuple[str, Char]]:
+    """(seat, character) in seat order: what numbers the heroes on the map and orders
+    every list of them (a stored state's keys come back in its store's order)."""
+    return [(s, state["chars"][s]) for s in state["seats"]]
+
+
 def new_char(tables: Content, seat: str, hero: str, tower: str) -> Char:
     """A hero's sheet as the game's content (`tables`, of its rules revision) has it."""
     h = tables.heroes[hero]

@@ -256,10 +256,12 @@ def exact(value: Any) -> str:
 
 
 def _outcome(engine: Engine, state: Any, seats: list[str], orders_text: dict[str, str],
-             rng: Any) -> dict[str, Any]:
+             rng: Any, reorder: Any = clone) -> dict[str, Any]:
     """Everything the service reads from a state: the decision, each reader's view and
     board, each owing seat's parse and default orders, and a resolution of the same order
-    texts with the same dice: its draws, events, reports per reader and the new state."""
+    texts with the same dice: its draws, events, reports per reader and the new state;
+    and the reports again from the events stored and read back (Event.from_json) with
+    their keys in `reorder`'s order, as the service renders a setup or a past turn."""
     decision = engine.decision(state)
     views = {str(viewer): engine.view(state, viewer) for viewer in (None, "*", *seats)}
     out: dict[str, Any] = {
@@ -276,6 +278,8 @@ def _outcome(engine: Engine, state: Any, seats: list[str], orders_text: dict[str
     out["draws"] = exact([d.to_json() for d in rng.draws])
     out["events"] = exact([e.to_json() for e in events])
     out["reports"] = [engine.report(events, viewer) for viewer in (None, "*", *seats)]
+    stored = [Event.from_json(reorder(e.to_json())) for e in events]
+    out["stored reports"] = [engine.report(stored, viewer) for viewer in (None, "*", *seats)]
     out["after"] = state_hash(engine.to_json(after))
     return out
 
@@ -293,16 +297,16 @@ def check_key_order(engine: Engine, state: Any, seats: list[str], orders_text: d
         loaded = reorder(stored)
         if through_from_json:
             loaded = engine.from_json(loaded)
-        got = _outcome(engine, loaded, seats, orders_text, secret_rng(secret, number))
+        got = _outcome(engine, loaded, seats, orders_text, secret_rng(secret, number), reorder)
         for part in base:
             assert got[part] == base[part], \
                 f"turn {number}: {part} differs when the state's keys are in {name} order"
 
 
 def play_checking_key_order(engine: Engine, seed: int, *, through_from_json: bool = True,
-                            max_turns: int = MAX_TURNS) -> int:
-    """A random game (conformance play) with check_key_order at every step; the number
-    of steps checked."""
+                            max_turns: int = MAX_TURNS, revision: int | None = None) -> int:
+    """A random game (conformance play, by the current rules or an earlier `revision`)
+    with check_key_order at every step; the number of steps checked."""
     rnd = random.Random(seed)
 
     def pick(seq: Any) -> Any:
@@ -311,7 +315,7 @@ def play_checking_key_order(engine: Engine, seed: int, *, through_from_json: boo
 
     seats = engine.seat_names(rnd.randint(engine.min_seats, engine.max_seats))
     secret = f"{seed:016x}" * 4
-    state = run_setup(engine, seats, random_options(engine, rnd),
+    state = run_setup(engine, seats, random_options(engine, rnd, revision),
                       secret_rng(secret, None)).state
     checked = 0
     for number in range(1, max_turns + 1):

@@ -191,5 +191,37 @@ def test_key_order_of_a_stored_state_changes_nothing(name):
     default orders, and resolution of the same orders with the same dice (draws, events,
     reports per reader, state hash after)."""
     engine = registry.get(name)
-    for seed in range(max(3, examples(engine) // 25)):
+    for seed in range(2):
         assert play_checking_key_order(engine, seed) > 0
+
+
+# Engines whose own code still iterates some state object in its key order. The service
+# is safe from it (Engine.from_json and run_setup/run_turn hand every engine its state
+# with sorted keys), but the engine's answer to a state in another order differs:
+KEY_ORDER_DEPENDENT = {
+    # `dice` is walked in key order (state.owned, in_pool, the legality checks): in
+    # catalogue order during setup, sorted after, so a defined order changes the hashes
+    # of stored games (tests/games/dice_age/records.jsonl.gz). Its reports are held to it.
+    "dice_age": "state['dice'] walked in key order",
+    # `chars` walked in key order (state.chars, reveal, view), the build placement in
+    # assemble, labyrinths and characters in the board; sorting changes no hash of random
+    # games but the rulebook examples' scripted dice and the build reports' golden files.
+    "duel_of_ages": "state['chars'], the build placement and board objects in key order",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(reason=KEY_ORDER_DEPENDENT[n], strict=True))
+    if n in KEY_ORDER_DEPENDENT else n for n in ENGINES])
+def test_engines_do_not_depend_on_the_key_order_of_a_state(name):
+    """The same, with the reordered state handed to the engine as is (not through
+    from_json): each engine iterates its state's objects in an order it defines (seat
+    order, its catalogue's, sorted), so its code is held to it too, in every rules
+    revision; and a report lists what an event's objects hold in that order, however
+    the stored events come back."""
+    engine = registry.get(name)
+    for seed in range(max(3, examples(engine) // 25)):
+        assert play_checking_key_order(engine, seed, through_from_json=False) > 0
+    for revision in range(1, engine.revision):
+        assert play_checking_key_order(engine, 0, through_from_json=False,
+                                       revision=revision) > 0

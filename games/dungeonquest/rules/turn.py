@@ -14,7 +14,7 @@ from games.core.types import Event, Orders
 from ..board import CHAMBER, TOWERS, route_to, targets_for, text_map
 from ..content import Content
 from ..orders import event_of, parts, value_of
-from ..state import State, active, treasure_total
+from ..state import State, active, seated, treasure_total
 from .cards import take_offer
 from .chamber import loot, settle
 from .combat import article, monster_answers, resolve_monster, spider_answers, spider_choice
@@ -48,7 +48,7 @@ def resolve_turn(state: State, orders: dict[str, Orders], rng: RngBase
     turn = st["turn"]
     ctx.say(None, f"Turn {turn}", public=True, kind="turn", turn=turn, turns=st["turns"],
             sunset_in=st["turns"] - turn,
-            heroes={s: f"{c['name']} {c['title']}" for s, c in st["chars"].items()})
+            heroes={s: f"{c['name']} {c['title']}" for s, c in seated(st)})
     for seat in active(st):
         set_destination(ctx, seat)
     for seat in missed:
@@ -180,7 +180,7 @@ def end_of_turn(ctx: Ctx, started: list[str]) -> None:
                 arrows=ch["arrows"], pos=ch["pos"], status=ch["status"],
                 destination=ch["destination"], pending=pending_text(ch, ctx.content),
                 troubles=troubles(ch))
-    heroes = {c["pos"]: str(i + 1) for i, (s, c) in enumerate(st["chars"].items())
+    heroes = {c["pos"]: str(i + 1) for i, (s, c) in enumerate(seated(st))
               if c["status"] == "in" and c["pos"] not in CHAMBER}
     ctx.say(None, "map", public=True, kind="map", rows=text_map(st["board"], heroes),
             chamber=[s for s in active(st) if ctx.ch(s)["pos"] in CHAMBER])
@@ -189,13 +189,13 @@ def end_of_turn(ctx: Ctx, started: list[str]) -> None:
         st["over"] = True
         ctx.say(None, "result", public=True, kind="result",
                 scores={s: (treasure_total(c) if c["status"] == "escaped" else None)
-                        for s, c in st["chars"].items()},
-                fates={s: c["fate"] for s, c in st["chars"].items()},
+                        for s, c in seated(st)},
+                fates={s: c["fate"] for s, c in seated(st)},
                 winners=winners(st))
 
 
 def winners(st: State) -> list[str]:
-    escaped = {s: treasure_total(c) for s, c in st["chars"].items() if c["status"] == "escaped"}
+    escaped = {s: treasure_total(c) for s, c in seated(st) if c["status"] == "escaped"}
     if not escaped:
         return []
     best = max(escaped.values())
