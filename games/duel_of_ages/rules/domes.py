@@ -106,6 +106,8 @@ def havoc(state: State, events: Events, key: str, level: str, wish: dict[str, An
     challenger picks the enemy with the most cards, the enemy the one with the fewest."""
     team = state["chars"][key]["team"]
     enemies = alive(state, other(team))
+    if not enemies:
+        return  # every enemy is dead: nobody holds cards to give or lose
     if len(enemies) == 1:
         lost = [e["card"] for e in state["chars"][enemies[0]]["cards"]]
         state["discard"] += lost

@@ -180,3 +180,14 @@ def test_choose_errors():
         with pytest.raises(OrdersInvalid) as err:
             ENGINE.parse_orders(state, "Black", text)
         assert message in str(err.value), text
+
+
+@pytest.mark.parametrize("dice", [(2, 3), (1, 1), (4, 4)])     # PASS, AMAZE, SQUEAK
+def test_havoc_with_no_living_enemy_does_nothing(dice):
+    """Every enemy dead: nobody gives or receives (max() of no enemies crashed the turn)."""
+    state = make({"KORVATH": ("White", "G1", []), "DEX": ("Black", "dead", []),
+                  "SEVEN": ("Black", "dead", [])})
+    script = [("tower/KORVATH", dice[0]), ("tower/KORVATH", dice[1]),
+              ("dismissed/KORVATH", 1)]
+    after, events = play(state, {"White": "", "Black": ""}, script)
+    assert kinds(events, "havoc") == [] and kinds(events, "cards_lost_all") == []
