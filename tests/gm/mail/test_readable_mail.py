@@ -17,6 +17,10 @@ from gm.play.models import Game
 
 from .conftest import seat
 
+# A deadline still ahead whenever the suite runs (a fixed date in 2026 made the receipt
+# test a refusal as too late once that day's 17:00 UTC had passed); a Tuesday in winter.
+DEADLINE = datetime(2099, 12, 1, 17, 0, tzinfo=UTC)
+
 GOLDEN = sorted(Path(__file__).resolve().parents[2].glob("games/*/golden/*.md"))
 
 
@@ -63,7 +67,7 @@ def test_deadline_in_the_readers_zone_with_utc_beside(tally_game, mailoutbox, on
     p1, p2 = seat(tally_game, "P1"), seat(tally_game, "P2")
     set_zone(p1.user, "Europe/Paris")
     turn = tally_game.current_turn()
-    turn.deadline = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+    turn.deadline = DEADLINE
     turn.save(update_fields=["deadline"])
     Outbox.objects.all().delete()
     mailoutbox.clear()
@@ -71,8 +75,8 @@ def test_deadline_in_the_readers_zone_with_utc_beside(tally_game, mailoutbox, on
         notices.turn_opened(turn)
     to_p1 = next(m for m in mailoutbox if m.to == [p1.user.email])
     to_p2 = next(m for m in mailoutbox if m.to == [p2.user.email])
-    assert "Orders are due by Tue 1 Dec 2026, 18:00 CET (17:00 UTC)." in to_p1.body
-    assert "Orders are due by Tue 1 Dec 2026, 17:00 UTC." in to_p2.body
+    assert "Orders are due by Tue 1 Dec 2099, 18:00 CET (17:00 UTC)." in to_p1.body
+    assert "Orders are due by Tue 1 Dec 2099, 17:00 UTC." in to_p2.body
 
 
 def test_receipt_deadline_in_the_senders_zone(tally_game, feed, mailoutbox):
@@ -81,10 +85,10 @@ def test_receipt_deadline_in_the_senders_zone(tally_game, feed, mailoutbox):
     p1 = seat(tally_game, "P1")
     set_zone(p1.user, "America/New_York")
     turn = tally_game.current_turn()
-    turn.deadline = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+    turn.deadline = DEADLINE
     turn.save(update_fields=["deadline"])
     feed(shapes.plain("ADD 1", sender=p1.user.email, to=p1.reply_address))
-    assert "(Tue 1 Dec 2026, 12:00 EST (17:00 UTC))" in mailoutbox[-1].body
+    assert "(Tue 1 Dec 2099, 12:00 EST (17:00 UTC))" in mailoutbox[-1].body
 
 
 def test_one_turn_number_in_subject_and_prompt(make_game, on_commit, mailoutbox):
