@@ -166,8 +166,15 @@ def lock_live_turn(game_id: int) -> tuple[Turn, Game] | None:
         row = cur.fetchone()
     if row is None:
         return None
-    turn = _TURN.instance(row[:len(_TURN)])
-    game = _GAME.instance(row[len(_TURN):])
+    return turn_and_game(row, _TURN, _GAME)
+
+
+def turn_and_game(row: Sequence[Any], turn_cols: Columns, game_cols: Columns
+                  ) -> tuple[Turn, Game]:
+    """A turn and its game from one joined row (the turn's columns first), the game
+    cached on the turn so that `turn.game` costs no statement."""
+    turn = turn_cols.instance(row[:len(turn_cols)])
+    game = game_cols.instance(row[len(turn_cols):])
     cache_related(turn, "game", game)
     return turn, game
 

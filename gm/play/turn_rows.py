@@ -45,6 +45,7 @@ from .rows import (
     cursor,
     db,
     qn,
+    turn_and_game,
 )
 
 _TURN = Columns(Turn, "t")
@@ -71,10 +72,7 @@ def claim(turn_id: int, status: str, now: datetime) -> tuple[Turn, Game] | None:
         row = cur.fetchone()
     if row is None:
         return None
-    turn = _TURN.instance(row[:len(_TURN)])
-    game = _GAME.instance(row[len(_TURN):])
-    cache_related(turn, "game", game)
-    return turn, game
+    return turn_and_game(row, _TURN, _GAME)
 
 
 def _claim_update() -> str:
