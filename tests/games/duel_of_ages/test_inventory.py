@@ -1,16 +1,12 @@
 """The rulebook inventory (README.md in this folder) names only tests that exist, so a
 renamed or deleted scenario cannot leave an example silently untested."""
 
-import ast
 import re
 from pathlib import Path
 
+from ..inventory import missing
+
 HERE = Path(__file__).parent
-
-
-def _defined(module: str) -> set[str]:
-    tree = ast.parse((HERE / f"{module}.py").read_text())
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
 def test_every_test_the_inventory_names_exists():
@@ -24,6 +20,4 @@ def test_every_test_the_inventory_names_exists():
             if module and (head.startswith("test_") or (not head and name)):
                 named.append((module, name))
     assert len(named) > 100
-    missing = [f"{m}::{n}" for m, n in named
-               if not (HERE / f"{m}.py").exists() or (n and n not in _defined(m))]
-    assert missing == []
+    assert missing(HERE, named, modules_alone=True) == []

@@ -1,34 +1,18 @@
 """The rulebook inventory (README.md in this folder) names only tests that exist, so a
 renamed or deleted scenario cannot leave a rule or an example silently untested."""
 
-import ast
 import re
 from pathlib import Path
+
+from ..inventory import missing, named_tests
 
 HERE = Path(__file__).parent
 
 
-def _defined(module: str) -> set[str]:
-    tree = ast.parse((HERE / f"{module}.py").read_text())
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-
-
-def named_tests(readme: Path) -> list[tuple[str, str]]:
-    named: list[tuple[str, str]] = []
-    for line in readme.read_text().splitlines():
-        for token in re.findall(r"`([^`]+)`", line):
-            module, sep, name = token.partition("::")
-            if sep and module.startswith("test_"):
-                named.append((module, name))
-    return named
-
-
 def test_every_test_the_inventory_names_exists():
-    named = named_tests(HERE / "README.md")
+    named = named_tests((HERE / "README.md").read_text())
     assert len(named) > 80
-    missing = [f"{m}::{n}" for m, n in named
-               if not (HERE / f"{m}.py").exists() or n not in _defined(m)]
-    assert missing == []
+    assert missing(HERE, named) == []
 
 
 def test_every_worked_example_row_names_a_test():
