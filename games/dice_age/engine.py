@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.canonical import clone
-from games.core.engine import Engine, Option, Pick
+from games.core.engine import REVISION, Engine, Option, Pick
 from games.core.orders import merge_standing
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
@@ -24,7 +24,18 @@ from .levels import level_rules, rules
 from .report import render
 from .rules import effects, flow, legion, windows
 from .rules import setup as setup_rules
-from .state import LEVELS, State, in_pool, invariants, new_state, owned, playable, rollable
+from .state import (
+    LEVELS,
+    State,
+    dice_order,
+    in_pool,
+    in_revision_order,
+    invariants,
+    new_state,
+    owned,
+    playable,
+    rollable,
+)
 
 AUTO_LIMIT = 500
 """Most decisions standing orders may settle in one resolution before a seat is asked."""
@@ -45,7 +56,7 @@ class DiceAge(Engine):
                          help="level 7: the value of each Legion"),
     }
     hidden_information = True  # each seat's standing orders are its own secret
-    revision = 2
+    revision = 3
     revisions = {
         1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
         2: "levels 5-7: a knocked-out seat's new round passes over a seat owing a skipped "
@@ -54,6 +65,12 @@ class DiceAge(Engine):
            "chaos's lowest die swept away by its own cross no longer rests on the Ledges "
            "(it broke the state checks); the chaos report lists the effects rolled "
            "(reports are not replayed)",
+        3: "the dice are walked in catalogue order (a Legion's copies after their first), "
+           "not in the order of the stored state's dice: which die a tie picks (the "
+           "default roll, the die a chaos keeps, the suspended die used), the order of "
+           "the choices a prompt lists and of the dice a report names, the dice dealt "
+           "at levels 4-6 and the Legion turn of level 7 (revisions 1-2 walk the dice "
+           "sorted by id, as the service always handed them)",
     }
     conformance_examples = 150
 
@@ -65,9 +82,11 @@ class DiceAge(Engine):
             raise ValueError("Dice Age is played by 2 to 4 players")
         level = options["level"]
         state = new_state(seats, level, options["points"])
+        if REVISION in options:  # the rules read it during setup (the base class stamps it
+            state[REVISION] = options[REVISION]  # again, to the same value, afterwards)
         legions = level_rules(level).legions
         events = [Event("setup", {"level": level, "seats": list(seats),
-                                  "dice": list(state["dice"]),
+                                  "dice": dice_order(state),
                                   **({"points": options["points"]} if legions else {})})]
         if legions:
             state["pending"] = {"kind": "legion", "seat": None, "seats": list(seats)}
@@ -84,6 +103,7 @@ class DiceAge(Engine):
 
     # -- who owes orders -----------------------------------------------------------
     def decision(self, state: State) -> Decision | None:
+        state = in_revision_order(state)
         pending = state["pending"]
         if pending is None:
             return None
@@ -96,11 +116,13 @@ class DiceAge(Engine):
                         reaction=reaction)
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
+        state = in_revision_order(state)
         if state["pending"] is None:
             raise OrdersInvalid([OrderError(0, "the game is over")])
         return order_lang.parse(state, seat, text)
 
     def default_orders(self, state: State, seat: str) -> Orders:
+        state = in_revision_order(state)
         return order_lang.default(state, seat)
 
     # -- resolution ----------------------------------------------------------------
@@ -108,7 +130,7 @@ class DiceAge(Engine):
                 ) -> tuple[State, list[Event]]:
         if state["pending"] is None:
             raise ValueError("the game is over; there is nothing to resolve")
-        s = flow.unpack(clone(state))
+        s = flow.unpack(clone(in_revision_order(state)))
         events: list[Event] = []
         if s["pending"]["kind"] == "legion":
             self._legions(s, orders, rng, events)
@@ -222,6 +244,7 @@ class DiceAge(Engine):
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         """The whole table is open; each seat's standing orders, General and reserve are
         its own (a General shows once it has acted)."""
+        state = in_revision_order(state)
         gm = seat == "*"
         level = state["level"]
         lv = rules(state)
@@ -255,13 +278,13 @@ class DiceAge(Engine):
             "number": state["number"], "round": state["round"], "rolls": state["rolls"],
             "first": state["first"], "players": players,
             "centre": in_pool(state),
-            "limbo": [d for d, i in state["dice"].items() if i["place"] == "limbo"],
+            "limbo": [d for d in dice_order(state) if state["dice"][d]["place"] == "limbo"],
             "pending": shown_pending,
             "winner": state["winner"],
             "dice": {d: {"name": spec(d).name, "colour": spec(d).colour,
                          "shape": spec(d).shape, "value": spec(d).value,
                          "faces": [face_text(f) for f in spec(d).faces]}
-                     for d in [*state["dice"], *(t for t in types if t not in state["dice"])]},
+                     for d in [*dice_order(state), *(t for t in types if t not in state["dice"])]},
             **({"points": state["points"]} if lv.legions else {}),
         }
 
@@ -272,7 +295,7 @@ class DiceAge(Engine):
         return board_html(view)
 
     def invariants(self, state: State) -> list[str]:
-        return invariants(state)
+        return invariants(in_revision_order(state))
 
     def result(self, state: State) -> dict[str, Any]:
         if state["winner"] is None:
@@ -283,6 +306,7 @@ class DiceAge(Engine):
 
     # -- conformance hooks -----------------------------------------------------------
     def random_orders(self, state: State, seat: str, pick: Pick) -> str:
+        state = in_revision_order(state)
         legal = order_lang.legal_lines(state, seat)
         lines = [pick(legal)]
         kind = state["pending"]["kind"]
@@ -327,6 +351,7 @@ class DiceAge(Engine):
         """Another seat's standing orders are private: change them."""
         if seat == "*" or state["pending"] is None:
             return None
+        state = in_revision_order(state)
         others = [s for s in state["seats"] if s != seat]
         s = clone(state)
         target = pick(others)
@@ -336,7 +361,7 @@ class DiceAge(Engine):
             if mine:
                 s["general"][target] = pick([None, *mine]) if s["general"][target] else mine[0]
             return s
-        die = pick(list(s["dice"]) or list(DICE))
+        die = pick(dice_order(s) or list(DICE))
         s["standing"][target] = s["standing"][target] + [
             {"if": {"test": "compare", "name": "NUMBER", "op": "<", "value": -1},
              "then": {"op": "roll", "die": die}, "else": None}]

@@ -31,7 +31,7 @@ from games.core.types import OrderError, Orders, OrdersInvalid
 
 from .dice import COLOURS, DICE, ICONS, ROMAN, Face, face_text, read, spec
 from .levels import rules
-from .state import NO_NUMBER, State, in_pool, owned, playable, rollable
+from .state import NO_NUMBER, State, dice_order, in_pool, owned, playable, rollable
 
 CONDITION_WORDS = ("NUMBER", "DICE", "FIELD", "WASTELAND", "ROLL")
 OPS_FOR = {"draft": ("pick",), "roll": ("roll",), "read": ("read",),
@@ -47,7 +47,7 @@ Ctx = tuple[State, str]
 
 
 def _die(token: str, state: State) -> str:
-    known = list(state["dice"]) or list(DICE)
+    known = dice_order(state) or list(DICE)
     return expect_word(token.strip(",").upper(), known, "die")
 
 

@@ -32,7 +32,8 @@ def play(level: int, seats: int, seed: str) -> dict[str, Any]:
         return items[bot_rng.below("pick", len(items))]
 
     names = ENGINE.seat_names(seats)
-    state, events = ENGINE.setup(names, {"level": level}, secret_rng(f"da-{seed}", None))
+    state, events = ENGINE.setup(names, ENGINE.new_game_options({"level": level}),
+                                 secret_rng(f"da-{seed}", None))
     number = 0
     while (decision := ENGINE.decision(state)) is not None:
         number += 1

@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.core.engine import REVISION
+from games.core.engine import REVISION, revision_of
 
 from .dice import DICE, dice_for_level, die_type
 from .levels import LEVEL_RULES, level_rules, rules
@@ -36,6 +36,45 @@ BUILT = tuple(LEVEL_RULES)
 LEVELS = BUILT
 NO_NUMBER = 99
 """What the condition word NUMBER reads while no Number stands: anything may be rolled."""
+ORDERED_SINCE = 3
+"""The rules revision from which the dice are walked in catalogue order (`dice_order`)."""
+_CATALOGUE = {die: i for i, die in enumerate(DICE)}
+
+
+@cache
+def _catalogue_rank(die: str) -> tuple[int, int, str]:
+    """Catalogue position of the die's type, then its copy (TANK before TANK2)."""
+    kind = die_type(die)
+    copy = die[len(kind):]
+    return _CATALOGUE.get(kind, len(_CATALOGUE)), int(copy) if copy else 1, die
+
+
+def dice_order(state: State) -> list[str]:
+    """The dice in play, in the order every rule walks them.
+
+    From rules revision 3: catalogue order (data/dice.toml; a Legion's copies after
+    their first), whatever order the state's `dice` object has. Revisions 1-2 walked
+    that object in its own order, so their games replay only in it: the engine hands
+    them their dice sorted by id (`in_revision_order`), the order the service has always
+    handed a stored state back in.
+    """
+    if revision_of(state) < ORDERED_SINCE:
+        return list(state["dice"])
+    return sorted(state["dice"], key=_catalogue_rank)
+
+
+def in_revision_order(state: State) -> State:
+    """The state as its rules revision walks it: for revisions 1-2, with its `dice`
+    sorted by id (a shallow copy when they are not), as games.core.replay's
+    canonical_state has handed every state to setup and resolution; from revision 3 the
+    state as it is (dice_order defines the walk)."""
+    if revision_of(state) >= ORDERED_SINCE:
+        return state
+    dice = state["dice"]
+    ids = list(dice)
+    if ids == sorted(ids):
+        return state
+    return {**state, "dice": {d: dice[d] for d in sorted(ids)}}
 
 
 def new_state(seats: list[str], level: int, points: int = 500) -> State:
@@ -111,7 +150,8 @@ def legendary_clash(state: State, seat: str, die: str) -> bool:
     from .dice import die_type
     kind = die_type(die)
     mine = owned(state, seat, "garden", "field")
-    for other, info in state["dice"].items():
+    for other in dice_order(state):
+        info = state["dice"][other]
         if other == die or die_type(other) != kind or info["place"] != "field":
             continue
         if len(mine) != 1:
@@ -145,9 +185,10 @@ def rollable(state: State, seat: str) -> list[str]:
 
 
 def owned(state: State, seat: str, *places: str) -> list[str]:
-    """The seat's dice in the given places (all places when none given), catalogue order."""
-    return [d for d, info in state["dice"].items()
-            if info["owner"] == seat and (not places or info["place"] in places)]
+    """The seat's dice in the given places (all places when none given), in dice_order."""
+    dice = state["dice"]
+    return [d for d in dice_order(state)
+            if dice[d]["owner"] == seat and (not places or dice[d]["place"] in places)]
 
 
 def playable(state: State, seat: str) -> list[str]:
@@ -156,7 +197,7 @@ def playable(state: State, seat: str) -> list[str]:
 
 
 def in_pool(state: State) -> list[str]:
-    return [d for d, info in state["dice"].items() if info["place"] == "pool"]
+    return [d for d in dice_order(state) if state["dice"][d]["place"] == "pool"]
 
 
 def active(state: State) -> list[str]:
@@ -194,7 +235,8 @@ def invariants(state: State) -> list[str]:
     die_keys = {"owner", "place", "face"} | (set() if lv.compact else {"pos", "susp"})
     if not lv.legions and set(state["dice"]) != set(dice_for_level(level)):
         problems.append("the dice in play are not the level's dice")
-    for die, info in state["dice"].items():
+    for die in dice_order(state):
+        info = state["dice"][die]
         if die_type(die) not in DICE:
             problems.append(f"unknown die {die}")
         if set(info) != die_keys:

@@ -199,10 +199,6 @@ def test_key_order_of_a_stored_state_changes_nothing(name):
 # is safe from it (Engine.from_json and run_setup/run_turn hand every engine its state
 # with sorted keys), but the engine's answer to a state in another order differs:
 KEY_ORDER_DEPENDENT = {
-    # `dice` is walked in key order (state.owned, in_pool, the legality checks): in
-    # catalogue order during setup, sorted after, so a defined order changes the hashes
-    # of stored games (tests/games/dice_age/records.jsonl.gz). Its reports are held to it.
-    "dice_age": "state['dice'] walked in key order",
     # `chars` walked in key order (state.chars, reveal, view), the build placement in
     # assemble, labyrinths and characters in the board; sorting changes no hash of random
     # games but the rulebook examples' scripted dice and the build reports' golden files.

@@ -16,7 +16,7 @@ from games.core.types import Event
 
 from ..dice import COLOURS, ROMAN, die_type, read, spec
 from ..levels import rules
-from ..state import State, active, clockwise_from, holders, owned, valley
+from ..state import State, active, clockwise_from, dice_order, holders, owned, valley
 from . import flow
 from .flow import Step, push
 
@@ -224,8 +224,8 @@ def _radiation(state: State, seat: str, colour: str, events: list[Event]) -> Non
         for d in owned(state, s, "wasteland"):
             if spec(d).colour != colour:
                 continue
-            if any(die_type(o) == die_type(d) and i["place"] == "field"
-                   for o, i in state["dice"].items()):
+            if any(die_type(o) == die_type(d) and state["dice"][o]["place"] == "field"
+                   for o in dice_order(state)):
                 kept.append(d)
                 continue
             state["dice"][d]["place"] = "field"

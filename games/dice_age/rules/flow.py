@@ -31,6 +31,7 @@ from ..state import (
     State,
     active,
     clockwise_from,
+    dice_order,
     held,
     holders,
     next_seat,
@@ -113,7 +114,8 @@ def to_wasteland(state: State, die: str, events: list[Event] | None = None) -> N
 
 def white_sweep(state: State, events: list[Event]) -> None:
     """After a main roll a white die in the field goes to Limbo unless it is suspended."""
-    for die, info in state["dice"].items():
+    for die in dice_order(state):
+        info = state["dice"][die]
         if info["place"] == "field" and is_white(die) and not info.get("susp"):
             to_limbo(state, die, events, "a white die leaves after its roll")
 

@@ -32,7 +32,7 @@ TURNS = [  # (seat, orders, scripted dice)
 
 def _play() -> list[tuple[str, str]]:
     seats = ["P1", "P2"]
-    state, _ = ENGINE.setup(seats, {"level": 3},
+    state, _ = ENGINE.setup(seats, ENGINE.new_game_options({"level": 3}),
                             ScriptedRng([("first-player/1/P1", 4), ("first-player/1/P2", 2)]))
     # A small table: only six dice in the centre, the rest already in Limbo.
     for die, info in state["dice"].items():

@@ -38,7 +38,7 @@ def _bot_game(level: int, seed: str, turns: int) -> list[tuple[str, str]]:
         items = list(seq)
         return items[bot.below("pick", len(items))]
 
-    state, events = ENGINE.setup(["P1", "P2", "P3"], {"level": level},
+    state, events = ENGINE.setup(["P1", "P2", "P3"], ENGINE.new_game_options({"level": level}),
                                  secret_rng(f"golden-{seed}", None))
     out = [(ENGINE.report(events, None), ENGINE.report(events, "P1"))]
     for number in range(1, turns + 1):
