@@ -57,7 +57,22 @@ _FORWARD_LINE = re.compile(
 _ATTRIBUTION = re.compile(
     r"^.*\b(?:wrote|a\s+[ée]crit|schrieb|escribi[óo]|ha\s+scritto|schreef|skrev|escreveu|"
     r"napisa[łl])\b.*:\s*$", re.IGNORECASE)
+# Any other attribution a client can be set to write ("* GM <gm@...> [2026-12-01 14:00]:",
+# mutt's popular custom form): a line ending in ":" that names an address, right above
+# the quote. A player's own line (an order, "here you go:") names no address.
+_ADDRESS_ATTRIBUTION = re.compile(r"^.*[\w.+-]+@[\w-]+(?:\.[\w-]+)+.*:\s*$")
 _ATTRIBUTION_LINES = 3
+# The one line a phone or webmail client adds under what its user wrote ("Sent from my
+# iPhone", "Sent with Proton Mail secure email.", "Get Outlook for Android"): the end of
+# the player's text, like a "-- " signature (mail-parser-reply knows some, not all; and
+# "Sent ..." is one slip from an order word such as SET, so it must not reach the orders).
+_CLIENT_SIGNATURE = re.compile(
+    r"^\s*(?:sent (?:from|with|via|using) (?:my\b|proton\s?mail|yahoo mail|outlook|aol|"
+    r"mail for windows|zoho|fastmail|tuta|gmx|web\.de|samsung|k-9|thunderbird)|"
+    r"get outlook for (?:ios|android|mac|windows)|envoy[ée] (?:de|depuis) mon|"
+    r"von meinem .{1,40} gesendet|enviado desde mi|inviato da(?:l mio)? |"
+    r"verzonden (?:vanaf|met) mijn|skickat fr[åa]n min|wys[łl]ane z (?:mojego|aplikacji))",
+    re.IGNORECASE)
 _FORWARD_SUBJECT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb)\s*:",
                               re.IGNORECASE)
 _FORWARD_HTML = re.compile(r"moz-forward-container|forwarded message|begin forwarded message",
@@ -134,6 +149,27 @@ def is_forward_subject(subject: str) -> bool:
     return bool(_FORWARD_SUBJECT.match(subject or ""))
 
 
+# Characters that reach order text from phones, word processors and web pages and that
+# nobody means as part of an order: invisible ones (zero-width spaces and joiners, a
+# byte-order mark, soft hyphens, direction marks and embeddings), typographic dashes (a
+# pasted "DEATH–WARRIOR", "2–H") and the other spaces (narrow no-break, ideographic...).
+_ORDER_TEXT = {
+    **dict.fromkeys(map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b"
+                             "\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066"
+                             "\u2067\u2068\u2069\ufeff"), None),
+    **{ord(c): "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"},
+    **{ord(c): " " for c in "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                            "\u2007\u2008\u2009\u200a\u202f\u205f\u3000"},
+}
+
+
+def order_text(text: str) -> str:
+    """A mail's text as the order parser should see it (see _ORDER_TEXT): a line that
+    looks right in the player's mail client reads as it looks. Orders only: press keeps
+    its dashes."""
+    return text.translate(_ORDER_TEXT)
+
+
 @dataclass
 class Stripped:
     orders: str  # what goes to the order parser
@@ -164,8 +200,9 @@ def leading_quote(lines: list[str]) -> int:
         j = i
         while j < n and not lines[j].strip():
             j += 1
+        said = " ".join(line.strip() for line in lines[head:i])
         if j == n or not _quoted(lines[j]) or \
-                not _ATTRIBUTION.match(" ".join(line.strip() for line in lines[head:i])):
+                not (_ATTRIBUTION.match(said) or _ADDRESS_ATTRIBUTION.match(said)):
             return 0
         i = j
     while i < n and (not lines[i].strip() or _quoted(lines[i])):
@@ -201,6 +238,9 @@ def strip_reply(text: str, *, later_quote_ends: bool = True) -> Stripped:
             cut = "\n".join(lines[i:]).strip()
             break
         if later_quote_ends and _quoted(line):
+            text, cut = "\n".join(lines[:i]), "\n".join(lines[i:]).strip()
+            break
+        if _CLIENT_SIGNATURE.match(line):
             text, cut = "\n".join(lines[:i]), "\n".join(lines[i:]).strip()
             break
     stripped = _strip(text)

@@ -106,6 +106,27 @@ def headers_for(kind: str, user, *, auto: str = "auto-generated") -> tuple[dict[
     return headers, url
 
 
+def thread_root(game_id: int) -> str:
+    """The Message-ID every notice of a game answers (In-Reply-To, References), so a
+    mail client shows a game's notices, and the replies and receipts under them, as one
+    thread, and each game as its own. No mail carries this id itself: clients thread
+    under a root they never received (Thunderbird draws an empty root, Gmail and Apple
+    Mail go by References and the subject)."""
+    domain = getattr(settings, "GM_MAIL_DOMAIN", "localhost")
+    return f"<game-{game_id}@{domain}>"
+
+
+def list_id(game) -> str:
+    """RFC 2919 List-Id of a game's notices: filters sort a game's mail by it. The
+    phrase is the title when it is plain ASCII (a non-ASCII phrase would have the whole
+    header encoded, id included, where filters no longer read it), else "game N"."""
+    domain = getattr(settings, "GM_MAIL_DOMAIN", "localhost")
+    title = header_value(game.title, 60)
+    phrase = title if title.isascii() and title and not re.search(r'["\\<>]', title) \
+        else f"game {game.pk}"
+    return f'"{phrase}" <game-{game.pk}.{domain}>'
+
+
 def footer(kind_label: str, unsubscribe: str) -> str:
     """templates/mail/footer.txt, written out (it goes on every receipt and notice;
     tests/gm/mail/test_receipt_text.py holds the two to the same text)."""

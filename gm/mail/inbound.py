@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ from gm.play.models import Game, Seat, Submission
 
 from . import compose, greetings, mime, outbox, press, replies
 from . import rows as mailrows
-from .bodytext import is_forward_subject, strip_reply
+from .bodytext import is_forward_subject, order_text, strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
@@ -251,10 +252,12 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
                 return _Verdict(Outcome.EMPTY, "no orders found: forwarded mail is not read "
                                 "as orders", seat, context={"forwarded": True})
             no_text.seat = seat
+            no_text.context = {"tnef": no_text.detail == mime.TNEF_ONLY,
+                               "attachments": mime.attachment_names(mail)}
             return no_text
         turn_number = thread.turn_number
     with timer("strip"):
-        stripped = strip_reply(found.text)
+        stripped = strip_reply(order_text(found.text))
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
         engine = actions.engine_for(game)
         try:  # greetings and sign-offs: the rule the web form uses too
@@ -267,7 +270,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
                    else "no orders in the text")
             return _Verdict(Outcome.EMPTY, why, seat, context={
                 "rest": stripped.rest, "skipped": trimmed.skipped, "forwarded": forwarded,
-                "vocabulary": _vocabulary_hint(engine)})
+                "vocabulary": _vocabulary_hint(engine),
+                "attachments": mime.attachment_names(mail),
+                "subject_orders": not forwarded and _orders_in_subject(game, seat, mail)})
     with timer("validate"):
         try:
             sub = actions.submit_orders(game, seat, trimmed.text,
@@ -289,6 +294,29 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
     return _Verdict(Outcome.ACCEPTED, f"version {sub.version}, receipt {sub.receipt}", seat,
                     sub, context={"submission": sub, "rest": stripped.rest,
                                   "skipped": trimmed.skipped})
+
+
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|vs|antw|r|rif|odp|ynt|wg|fwd?)\s*"
+                           r"(?:\[\d+\])?\s*:\s*|\[[^\]]*\]\s*)+", re.IGNORECASE)
+
+
+def _orders_in_subject(game: Game, seat: Seat, mail: mime.Mail) -> bool:
+    """Whether a mail with no orders in its text wrote them in its subject instead (a
+    subject is never read as orders: the reply says so rather than "no orders")."""
+    subject = order_text(_REPLY_PREFIX.sub("", mail.subject or "")).strip()
+    if not subject:
+        return False
+    engine = actions.engine_for(game)
+    try:
+        if not greetings.for_seat(game, seat, subject).has_orders:
+            return False
+        with actions.stored_state(game, "read"):
+            state = engine.from_json(Game.objects.values_list("state", flat=True)
+                                     .get(pk=game.pk))
+            engine.parse_orders(state, seat.name, subject)
+    except (ActionError, OrdersInvalid):
+        return False  # not orders as they stand (our own notice's subject, "Re: turn 3")
+    return True
 
 
 def _vocabulary_hint(engine: Any) -> str:

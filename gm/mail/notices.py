@@ -71,6 +71,9 @@ class Mailing:
         user = seat.user
         headers, unsubscribe = compose.headers_for(kind, user)
         headers["X-GM-Game"] = str(seat.game_id)
+        # one thread per game in the reader's client, and a List-Id to filter it by
+        headers["In-Reply-To"] = headers["References"] = compose.thread_root(seat.game_id)
+        headers["List-Id"] = compose.list_id(seat.game)
         ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
                "reply_address": seat.reply_address, **context}
         text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)

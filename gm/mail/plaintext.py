@@ -54,7 +54,11 @@ def inline(text: str) -> str:
     text = re.sub(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])", r"\1", text)
     text = re.sub(r"~~(?=\S)(.+?)(?<=\S)~~", r"\1", text)
     text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
-    return re.sub(r"\\([\\`*_{}\[\]()#+\-.!|>~])", r"\1", text)
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|>~])", r"\1", text)
+    # the entities markdown text uses for the characters HTML would read as markup
+    # (a game's title in a report heading: gm.play.actions.compose_report)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"') \
+        .replace("&amp;", "&")
 
 
 def _wrap(text: str, first: str = "", rest: str = "", width: int = WIDTH) -> list[str]:

@@ -15,6 +15,7 @@ gets its answer, or the player would believe the orders stand.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -190,9 +191,7 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         subject = f"[{label}] to your seat {seat.name if seat else ''}{game}".replace(
             "seat  ", "seat ")
     else:
-        original = compose.header_value(mail.subject, 160) or "your message"
-        prefix = "" if original.lower().startswith("re:") else "Re: "
-        subject = f"{prefix}{original} [{label}]"
+        subject = f"Re: {reply_subject(mail.subject)} [{label}]"
     reply_to = seat.reply_address if seat is not None and not notice else ""
     return dict(
         key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,
@@ -201,6 +200,27 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         # A receipt of accepted orders names its turn (a reply to it is about that
         # turn); a refusal names none, so answering it orders for the open turn.
         turn=sub.turn if sub is not None else None), ""
+
+
+# Reply prefixes as clients write them ("Re:", Outlook's "RE:", German "AW:", Nordic
+# "SV:"/"VS:", Dutch "Antw:", Italian "R:"/"Rif:", Polish "Odp:", counted "Re[2]:"...)
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|vs|antw|antwort|r|rif|odp|ynt|réf|ref)"
+                           r"\s*(?:\[\d+\]|\(\d+\))?\s*:\s*)+", re.IGNORECASE)
+_OUR_LABELS = re.compile(r"(?:\s*\[(?:" + "|".join(
+    re.escape(label) for label in _SUBJECTS.values()) + r")\])+\s*$", re.IGNORECASE)
+
+
+def reply_subject(subject: str) -> str:
+    """The subject a reply repeats: without the reply prefixes clients stacked up
+    ("RE: AW: Re:") and without our own outcome labels from earlier answers in the
+    thread, so answering a receipt does not grow "[orders accepted] [orders accepted]"."""
+    original = compose.header_value(subject, 160)
+    while True:
+        shorter = _OUR_LABELS.sub("", _REPLY_PREFIX.sub("", original)).strip()
+        if shorter == original:
+            break
+        original = shorter
+    return original or "your message"
 
 
 def accepted_text(ctx: dict[str, Any]) -> str | None:

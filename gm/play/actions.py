@@ -434,7 +434,10 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None, *,
     engine = engine_for(game)
     if events is None:
         events = [Event.from_json(e) for e in record.events]
-    lines = [f"# {game.title}: turn {record.number}", ""]
+    # the title is the GM's plain text: markup in it ("<a href=...>") stays text in the
+    # report's HTML, which goes to every seat by mail and on the pages
+    title = game.title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    lines = [f"# {title}: turn {record.number}", ""]
     for seat in record.defaulted:
         default = Orders.from_json(record.orders[seat])
         if audience in (seat, GM_VIEWER):

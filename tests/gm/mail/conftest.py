@@ -26,13 +26,15 @@ class Sink:
     """What an aiosmtpd server received: (envelope sender, recipients, parsed message)."""
 
     messages: list[tuple[str, list[str], EmailMessage]] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)  # the bytes as they came over SMTP
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server, session, envelope):
-        msg = message_from_bytes(envelope.original_content or envelope.content,
-                                 policy=policy.default)
+        data = envelope.original_content or envelope.content
+        msg = message_from_bytes(data, policy=policy.default)
         with self.lock:
             self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), msg))
+            self.raw.append(data)
         return "250 OK"
 
     def to(self, addr: str) -> list[EmailMessage]:

@@ -108,11 +108,30 @@ _FORMS = ["a@b", "<a@b>", "Bob <a@b>", '"Smith, Bob" <bob@x.org>', "  play+abc@l
           "a@b (comment)", "<a@b", "a@b>", "Bob <a@b> x", "a@b, c@d", "", "undisclosed:;"]
 
 
+def _read_as_address(value: str) -> str:
+    """parseaddr's address; when that is no address, the first one getaddresses finds
+    ("Müller, Alice <alice@x.org>": the unquoted comma makes parseaddr read "Müller")."""
+    addr = parseaddr(value)[1].strip()
+    if "@" not in addr:
+        found = [a for _n, a in getaddresses([value]) if mime._ADDRESS_ONLY.match(a)]
+        addr = found[0] if found else addr
+    return addr.lower()
+
+
+def test_an_unquoted_comma_in_the_display_name_still_gives_the_address():
+    assert mime._addr("Müller, Alice <Alice@Example.org>") == "alice@example.org"
+    assert mime._addr("Example, Alice <alice@example.org>") == "alice@example.org"
+    assert mime._addr("Example, Alice") == "example"  # no address at all: as before
+    raw = (b"From: =?iso-8859-1?Q?M=FCller=2C_Alice?= <alice@example.org>\n"
+           b"To: play+x@gm.example\nSubject: x\n\nbody\n")
+    assert mime.parse(raw).sender == "alice@example.org"
+
+
 def test_plain_addresses_read_as_the_email_package_reads_them():
     values = _FORMS + _random_values(random.Random(13), 4000)
     for value in values:
         assert mime._addresses([value]) == [a for _n, a in getaddresses([value]) if a], value
-        assert mime._addr(value) == parseaddr(value)[1].strip().lower(), value
+        assert mime._addr(value) == _read_as_address(value), value
     for i in range(0, len(values) - 3, 3):
         group = values[i:i + 3]
         assert mime._addresses(group) == [a for _n, a in getaddresses(group) if a], group
