@@ -10,8 +10,10 @@ then plays Combat Dice through HTTP only:
 * game B, started at the same time, gets no orders at all: only beat's deadline sweep
   can resolve its first turn (turn length one minute), with default orders.
 
-Environment: GM_TEST_DATABASE_URL (a database that is created and dropped here, default
-postgres://postgres@127.0.0.1:5432/gm_smoke), GM_TEST_BROKER_URL (default
+Environment: GM_TEST_DATABASE_URL (a database that is created and dropped here; by default
+postgres://postgres@127.0.0.1:5432/gm_smoke_<pid>_<random>, a new name for every run, so
+two runs on one machine, from one checkout or two, never drop each other's database),
+GM_TEST_BROKER_URL (default
 redis://127.0.0.1:6379/5). Bounded: the whole test gives up after BUDGET seconds.
 """
 
@@ -40,13 +42,27 @@ from games.core.verify import verify_record
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 BUDGET = 150.0  # seconds for the whole test, processes included (cleanup adds < 25 s)
-DB_URL = os.environ.get("GM_TEST_DATABASE_URL",
-                        "postgres://postgres@127.0.0.1:5432/gm_smoke")
+
+
+def default_database_url() -> str:
+    """A database name of this run alone: the test drops and recreates it."""
+    return f"postgres://postgres@127.0.0.1:5432/gm_smoke_{os.getpid()}_{secrets.token_hex(4)}"
+
+
+DB_URL = os.environ.get("GM_TEST_DATABASE_URL") or default_database_url()
 BROKER_URL = os.environ.get("GM_TEST_BROKER_URL", "redis://127.0.0.1:6379/5")
 PLAYERS = ("smoke_p1", "smoke_p2")
 
 
 # --- database ------------------------------------------------------------------------
+def test_the_default_database_is_this_runs_own() -> None:
+    """Two runs at once (two checkouts, or two sessions in one) must not drop each other's
+    database: the default name is new for every run, and one the guard below accepts."""
+    names = {_admin_conninfo(default_database_url())[1] for _ in range(3)}
+    assert len(names) == 3 and "gm_smoke" not in names, names
+    assert all(name.startswith(f"gm_smoke_{os.getpid()}_") for name in names), names
+
+
 def _admin_conninfo(url: str) -> tuple[str, str]:
     """(conninfo of the server's maintenance database, name of the test database)."""
     parts = urllib.parse.urlsplit(url)
