@@ -35,7 +35,7 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
+from django.utils.http import urlencode, urlsafe_base64_encode
 
 from . import ratelimit
 
@@ -61,11 +61,14 @@ def owner_of(email: str):
     return get_user_model().objects.filter(email__iexact=email.strip()).first()
 
 
-def reset_url(user) -> str:
-    """A link that lets `user` choose a new password (Django's reset token)."""
+def reset_url(user, next_url: str = "") -> str:
+    """A link that lets `user` choose a new password (Django's reset token), leading on
+    to `next_url` (a path of this site, already checked) once it is chosen."""
     path = reverse("password_reset_confirm", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": default_token_generator.make_token(user)})
+    if next_url:
+        path += "?" + urlencode({"next": next_url})
     return settings.SITE_URL.rstrip("/") + path
 
 
@@ -107,12 +110,12 @@ def _send(subject: str, body: str, to: str, what: str) -> bool:
     return True
 
 
-def tell_the_owner(user) -> bool:
+def tell_the_owner(user, next_url: str = "") -> bool:
     """Mail the owner of an address that someone tried to sign up with it."""
     body = (f"Hello {user.username},\n\nsomeone (perhaps you) tried to create a new account "
             f"with this address ({user.email}). It already belongs to your account, so no "
             "second account was made.\n\nIf it was you and you have forgotten your password, "
-            f"choose a new one here:\n\n{reset_url(user)}\n\nYour username is "
+            f"choose a new one here:\n\n{reset_url(user, next_url)}\n\nYour username is "
             f"{user.username}. If it was not you, ignore this mail: nothing has changed.\n")
     return _send("Someone tried to sign up with your address", body, user.email,
                  f"'already has an account' (user {user.pk})")
@@ -143,7 +146,7 @@ def register(username: str, email: str, next_url: str = "") -> None:
     if owner is None:
         send_link(username, email, next_url)
     else:
-        tell_the_owner(owner)
+        tell_the_owner(owner, next_url)
 
 
 def create_account(form, email: str):

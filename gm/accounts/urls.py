@@ -1,19 +1,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import reset, views
 
 urlpatterns = [
     path("signup/", views.signup_page, name="signup"),
     path("signup/sent/", views.signup_sent, name="signup-sent"),
     path("signup/confirm/<str:token>/", views.signup_confirm, name="signup-confirm"),
-    path("password-reset/", auth_views.PasswordResetView.as_view(
-        success_url="/password-reset/sent/"), name="password-reset"),
+    path("password-reset/", reset.ResetView.as_view(), name="password-reset"),
     path("password-reset/sent/", auth_views.PasswordResetDoneView.as_view(),
          name="password_reset_done"),
-    path("password-reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
-        success_url="/password-reset/done/"), name="password_reset_confirm"),
-    path("password-reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+    path("password-reset/<uidb64>/<token>/", reset.ResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("password-reset/done/", reset.ResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("account/", views.account, name="account"),
     path("account/confirm/<str:token>/", views.confirm_email, name="account-confirm"),

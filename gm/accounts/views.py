@@ -42,9 +42,9 @@ def signup_page(request: HttpRequest) -> HttpResponse:
             response["Retry-After"] = str(wait)
             return response
         # A link to a free address, a note to a taken one's owner: nothing is created.
-        signup.register(form.cleaned_data["username"], form.cleaned_data["email"],
-                        _safe_next(request))
-        request.session["signup"] = {"email": form.cleaned_data["email"]}
+        nxt = _safe_next(request)
+        signup.register(form.cleaned_data["username"], form.cleaned_data["email"], nxt)
+        request.session["signup"] = {"email": form.cleaned_data["email"], "next": nxt}
         return redirect("signup-sent")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -58,7 +58,8 @@ def signup_sent(request: HttpRequest) -> HttpResponse:
     """The one answer to every sign-up, whatever exists."""
     data = request.session.get("signup") or {}
     return render(request, "registration/signup_sent.html", {
-        "email": data.get("email", ""), "days": settings.GM_CONFIRM_DAYS})
+        "email": data.get("email", ""), "days": settings.GM_CONFIRM_DAYS,
+        "next": same_site_path(request, data.get("next"))})
 
 
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
