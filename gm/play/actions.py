@@ -153,26 +153,27 @@ def seat_capacity(game: Game) -> int:
     return game.max_seats or engine_for(game).max_seats
 
 
-def seat_barred(game: Game, user) -> str:
-    """Why `user` may not take a seat in `game`, or "".
+def seat_barred(game: Game, user, *, named: bool = False) -> str:
+    """Why `user` may not take a seat in `game`, or "" (said to them, or with `named` to
+    a GM handing them a seat: "alice is ...").
 
     In a game with hidden information nobody who sees everything plays: the GM and its
     co-GMs (the GM's desk shows every hand and die), and site admins, who see every game
-    as its GM does (Game.is_gm). Each is told which of these they are.
+    as its GM does (Game.is_gm). Each is told which of these they are. Where nothing is
+    hidden anyone may play, the GM included.
     """
     if not engine_for(game).hidden_information:
         return ""
     role = game.gm_role(user)
-    if role == "gm":
-        return ("you are this game's GM and see every hidden card and die, so you cannot "
-                "take a seat in it")
-    if role == "co-gm":
-        return ("you are a co-GM of this game and see every hidden card and die, so you "
-                "cannot take a seat in it")
+    if role not in ("gm", "co-gm", "admin"):
+        return ""
+    who, are, see = (user.username, "is", "sees") if named else ("you", "are", "see")
     if role == "admin":
-        return ("you are a site admin, and site admins see every hidden card and die of "
-                "every game, so you cannot take a seat in a game that hides any")
-    return ""
+        return (f"{who} {are} a site admin, and site admins see every hidden card and die "
+                f"of every game, so {who} cannot take a seat in a game that hides any")
+    what = "this game's GM" if role == "gm" else "a co-GM of this game"
+    return (f"{who} {are} {what} and {see} every hidden card and die, so {who} cannot "
+            "take a seat in it")
 
 
 def join_game(game: Game, user) -> Seat:

@@ -753,12 +753,11 @@ def replace_player(game: Game, actor, reason: str, seat_name: str, new_user) -> 
             raise ActionError("choose an active user to take the seat")
         if game.seats.filter(user=new_user).exists():
             raise Conflict(f"{new_user.username} already has a seat in this game")
-        if new_user.pk == game.gm_id or game.co_gms.filter(pk=new_user.pk).exists():
-            raise Conflict(f"{new_user.username} is a GM of this game and cannot play in it")
-        if play.engine_for(game).hidden_information and game.gm_role(new_user) == "admin":
-            # as gm.play.actions.seat_barred: an admin sees every game as its GM does
-            raise Conflict(f"{new_user.username} is a site admin, and site admins see every "
-                           "hidden card and die of every game, so cannot play in this one")
+        # The rule of joining (gm.play.actions.seat_barred), with its reason: where the
+        # ruleset hides anything, nobody who sees everything (GM, co-GM, site admin) plays.
+        barred = play.seat_barred(game, new_user, named=True)
+        if barred:
+            raise Conflict(f"{barred}: choose another player for seat {seat.name}")
         old = seat.player_name()
         seat.user = new_user
         seat.mail_token = new_token()

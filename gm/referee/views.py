@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games.core.types import OrdersInvalid
 from gm.accounts.timezones import format_deadline, zone_of
+from gm.play.actions import engine_for
 from gm.play.errors import ActionError
 from gm.play.models import Game
 
@@ -94,8 +95,11 @@ def desk(request: HttpRequest, pk: int) -> HttpResponse:
     game = _gm_game(request, pk)
     data = reading.overview(game, request.user)
     turn = game.current_turn()
+    engine = engine_for(game)
     return render(request, "referee/desk.html", {
         "game": game, "o": data, "turn": turn,
+        # said before the GM tries: who may not be given a seat (play.seat_barred)
+        "hidden_title": engine.title if engine.hidden_information else "",
         # in the reader's zone with UTC beside, as the player pages and mails show it
         "deadline": format_deadline(turn.deadline, zone_of(request.user))
         if turn is not None and turn.deadline else "",
