@@ -189,6 +189,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's browsable API, with a language and a name on its format menu (axe-core)
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
+                                 "gm.api.renderers.BrowsableAPIRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "gm.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
@@ -214,6 +217,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Without deep links an operation's path is plain text inside its toggle button, not
+    # a link nested in a button (axe-core's nested-interactive; a screen reader would
+    # announce one control inside another).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
 
 # --- Celery ---------------------------------------------------------------------------

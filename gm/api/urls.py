@@ -8,7 +8,8 @@ from . import views
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its start-up script as a file: no inline script for the CSP.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(
+        url_name="schema", template_name="api/swagger_ui.html"), name="api-docs"),
     path("token/", obtain_token, name="api-token"),
     path("rulesets/", views.rulesets, name="api-rulesets"),
     path("games/", views.games, name="api-games"),

@@ -41,3 +41,49 @@ def test_sign_up_by_the_mailed_link_with_a_name_taken_meanwhile(live_server, ope
     assert "your account is made" in page.inner_text("#messages")
     width, viewport = overflow(page)
     assert width <= viewport
+
+
+def test_sign_up_from_a_game_page_lands_back_on_it(live_server, open_page, make_game):
+    """A reader of a running game follows the header's "Sign up": once the mailed link has
+    made the account, the browser is back on that game's page."""
+    game = make_game("combat_dice", 2, title="Watched fight")
+    base, page = live_server.url, open_page(PHONE)
+    page.goto(f"{base}/games/{game.pk}/")
+    page.click("#signup-link")
+    page.fill("#id_username", "watcher")
+    page.fill("#id_email", "watcher@example.org")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("#signup-sent")
+    link = re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+    page.goto(base + link)
+    page.fill("#id_password1", "a-long-pass-phrase-9")
+    page.fill("#id_password2", "a-long-pass-phrase-9")
+    page.click("#signup-confirm button[type=submit]")
+    page.wait_for_selector("#whoami")
+    assert page.url == f"{base}/games/{game.pk}/"
+    assert "Watched fight" in page.inner_text("h1")
+
+
+def test_a_forgotten_password_from_a_game_page_leads_back_to_it(live_server, open_page,
+                                                                 make_game):
+    """Log in (header) → Forgot your password? → the mailed link → new password → Log in:
+    back on the game the player started from."""
+    game = make_game("combat_dice", 2, title="My fight")
+    base, page = live_server.url, open_page(PHONE)
+    page.goto(f"{base}/games/{game.pk}/")
+    page.click("header >> text=Log in")
+    page.click("text=Forgot your password?")
+    page.fill("#id_email", "alice@example.org")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/password-reset/sent/")
+    link = re.search(r"https?://[^/\s]+(/password-reset/\S+)", mail.outbox[-1].body).group(1)
+    page.goto(base + link)
+    page.fill("#id_new_password1", "another-pass-phrase-7")
+    page.fill("#id_new_password2", "another-pass-phrase-7")
+    page.click("main button[type=submit]")
+    page.click("#login-again")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "another-pass-phrase-7")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("#whoami")
+    assert page.url == f"{base}/games/{game.pk}/"
