@@ -157,7 +157,7 @@ class Spell:
         return self.name.upper()
 
     def describe(self) -> str:
-        """`Heal (1d6+2 hit points back, ...)`: for prompts and reports."""
+        """`Heal (2d6+2 hit points back, ...)`: for prompts and reports."""
         return f"{self.name} ({self.help})"
 
 

@@ -90,6 +90,23 @@ def test_permanent_effects_outlast_many_turns(dice, key, value):
     assert fx(state, "P2")[key] == value
 
 
+@pytest.mark.parametrize(("dice", "key", "penalty"), [((2, 3), "disarmed", 2),
+                                                    ((4, 5), "knocked_down", 1)])
+def test_a_second_disarm_or_knockdown_while_one_holds_changes_nothing(dice, key, penalty):
+    """One weapon to lose, one fall to get up from: a second disarm (or knockdown) before
+    the fighter recovers leaves the penalty as it was (README, the lasting effects)."""
+    state, _ = turn(armed(), HIT + crit("P1", *dice))
+    # P2 (no 6: no recovery) wins the initiative but misses; P1 hits for 1 again
+    again = basic("P1", 1, 3, 2, 2, 2, 2) + basic("P2", 5, 5, 5, 5, 5, 5) + crit("P1", *dice)
+    state, events = turn(state, again)
+    assert kinds(events, "critical")[0]["effect"] == {"disarmed": "disarm",
+                                                      "knocked_down": "knockdown"}[key]
+    assert fx(state, "P2")[key] is True
+    state, events = turn(state, QUIET)
+    assert scores_of(events, "P2")["attack"] == 0 - penalty
+    assert scores_of(events, "P2")["damage"] == 0 - penalty
+
+
 def test_disarm_holds_until_a_maneuver_of_two():
     state, _ = turn(armed(), HIT + crit("P1", 2, 3))
     # maneuver 1: still disarmed

@@ -246,6 +246,21 @@ def test_a_blocked_attack_deals_nothing_and_keeps_the_disarmed_token():
     assert after["players"]["P1"]["tokens"]["disarmed"] == 1
 
 
+def test_armor_revealed_on_an_empty_deck_is_replaced_from_the_reshuffled_discard_pile():
+    """Planning: revealed Armor is replaced from the deck, and an empty deck is first
+    rebuilt from the shuffled discard pile, which by then holds the card discarded in
+    preparation. Slashing Arc (shuffled to the top) becomes the face-up lead."""
+    p1 = isdra([up("Crossed Blades"), "Armor", "Feint"], deck=[], discard=["Slashing Arc"])
+    armor = p1["queue"][1]["card"]
+    # sorted discard: Slashing Arc, Crossed Blades; the permutation keeps that order
+    state = duel(p1, nathrax(FUR_LEFT), script=[("deck/P1/reshuffle", [0, 1])])
+    me = state["players"]["P1"]
+    assert queue_names(state, "P1") == ["Slashing Arc", "Feint"] and me["queue"][0]["up"]
+    assert names(me["deck"]) == ["Crossed Blades"] and me["discard"] == []
+    assert me["exhausted"][-1] == armor and len(me["hand"]) == 7
+    assert [a["lo"] for a in state["turn"]["attacks"]] == [1]
+
+
 # -- Special cards ----------------------------------------------------------------------------
 @pytest.mark.parametrize("special, discarded, defender_left, guesses", [
     ("Follow Up Attack", "Quick Stab", "Palm Strike", 0),      # Stab 1, -1: none left

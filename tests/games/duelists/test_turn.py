@@ -17,8 +17,8 @@ P2_HAND = ["Armor", "Armor", "Harpoon Lunge", "Patient Stance", "Spear Charge",
 
 
 def standard(p1: dict | None = None, p2: dict | None = None, **kw):
-    """P1 (Isdra) attacks with Quick Stab (1-3)+1 Stab; P2 (Nathrax) has Fur Guard
-    (Stab 2) face up on the left and Spear Thrust (Stab 1) face down second."""
+    """P1 (Isdra) attacks with Quick Stab (1-4)+3 Stab; P2 (Nathrax) has Fur Guard
+    (Stab 2) face up on the left and Spear Thrust (Stab 2) face down second."""
     p1 = p1 or seat("isdra", hand=P1_HAND, deck=["Slashing Arc", "Armor", "Armor"],
                     queue=[{"name": "Crossed Blades", "up": True}, "Quick Stab", "Feint"])
     p2 = p2 or seat("nathrax", hand=P2_HAND, deck=["Spear Thrust", "Spear Thrust", "Armor",
