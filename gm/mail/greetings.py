@@ -178,18 +178,18 @@ def for_seat(game: Any, seat: Any, text: str) -> Trimmed:
     Rule 0 (the size) raises gm.play.limits.TooLarge, an ActionError, as
     `actions.submit_orders` would: the one size rule, checked here first for both paths.
 
-    A line is tried on the engine's parser with the game's stored state, read from the
-    database only when a line needs it; a state the engine cannot load is an ActionError
+    A line is tried on the engine's parser with the game's published state (never the
+    outcome of a turn held for review: `actions.orders_state`), read from the database
+    only when a line needs it; a state the engine cannot load is an ActionError
     (gm.play.actions.stored_state) for the caller to answer with.
     """
     from gm.play import actions, limits
-    from gm.play.models import Game
 
     limits.check_order_text(text)  # rule 0: the size before anything else
     engine = actions.engine_for(game)
 
     def state() -> Any:
-        return engine.from_json(Game.objects.values_list("state", flat=True).get(pk=game.pk))
+        return engine.from_json(actions.orders_state(game.pk))
 
     with actions.stored_state(game, "read"):
         return trim(text, order_test(engine, state, seat.name))

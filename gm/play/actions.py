@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games.core import registry
@@ -651,11 +652,28 @@ def new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt:
 
 
 def check_orders(game: Game, seat: Seat, text: str) -> Orders:
-    """Parse without storing (for previews); raises OrdersInvalid."""
+    """Parse without storing (for previews); raises OrdersInvalid.
+
+    Read against the published state (`orders_state`): while a turn is held for review,
+    the stored state is its unpublished outcome, and a preview's verdict on it would
+    tell the player what the report has not told yet."""
     limits.check_order_text(text)
     engine = engine_for(game)
     with stored_state(game, "read"):
-        return engine.parse_orders(engine.from_json(game.state), seat.name, text)
+        return engine.parse_orders(engine.from_json(orders_state(game.pk)), seat.name, text)
+
+
+def orders_state(game_pk: int) -> Any:
+    """The state a player's text is read against outside a submission (previews, the
+    greeting trim of web and mail): the published one, read fresh in one statement, so
+    a turn held for review gives its state before, never its outcome. (A submission
+    reads `game.state` under the live turn's lock: it is refused while a turn is held.)"""
+    held = (TurnRecord.objects.filter(game=OuterRef("pk"), superseded=False, published=False,
+                                      turn__status=Turn.Status.HELD)
+            .values("state_before")[:1])
+    state, before = (Game.objects.filter(pk=game_pk).annotate(held=Subquery(held))
+                     .values_list("state", "held").get())
+    return state if before is None else before
 
 
 # --- reading -----------------------------------------------------------------------------
