@@ -9,11 +9,13 @@ dice from a real RNG: the engine resolves the turn, the model replays the same d
 the order the rulebook's phases call for them, and both must agree on every hit point,
 every lasting effect and how the fight ends. A table row tests what its author thought
 of; this finds the combinations nobody wrote down (the spell charm, our own design, is
-left to test_spells).
+left to test_spells). With reroll=ask a turn no order settles pauses, goes through JSON as
+a stored state does, and resumes with the answer.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -204,6 +206,7 @@ def position(seed: int) -> tuple[dict[str, Any], dict[str, str], dict[str, dict[
     r = random.Random(seed)
     advanced = r.random() < 0.3
     options = {"damage_dice": r.choice(["on", "on", "off"]), "max_turns": 50,
+               "reroll": r.choice(["orders", "orders", "ask"]),
                "combatants": "advanced" if advanced else "basic"}
     setup = [r.randint(1, 6) for _ in range(4)] if advanced else []
     kits = {seat: kit(r) for seat in ("P1", "P2")}
@@ -246,7 +249,17 @@ def test_the_engine_plays_a_turn_as_an_independent_reading_of_the_rulebook(seed)
     orders = {seat: ENGINE.parse_orders(state, seat, text) for seat, text in texts.items()}
     rng = Rng(f"reference-{seed}", "turn")
     after, _ = ENGINE.resolve(state, orders, rng)
-    draws = Draws(rng.draws)
+    recorded = list(rng.draws)
+    if after["phase"] == "reroll":  # reroll=ask and no order settled it: the turn waits
+        paused = json.loads(json.dumps(after))  # stored and read back, as the service does
+        chooser = paused["pending"]["chooser"]
+        answer = random.Random(-seed).choice(["REROLL", "KEEP"])
+        wanted[chooser]["reroll"] = answer == "REROLL"
+        rng = Rng(f"reference-{seed}", "answer")
+        after, _ = ENGINE.resolve(
+            paused, {chooser: ENGINE.parse_orders(paused, chooser, answer)}, rng)
+        recorded += rng.draws
+    draws = Draws(recorded)
     expected = model(state, wanted, draws)
     assert draws.draws == [], "the engine drew dice the rulebook's turn does not call for"
     assert {seat: f["hp"] for seat, f in after["fighters"].items()} == expected["hp"]
