@@ -35,14 +35,18 @@ class DungeonquestEngine(Engine):
     max_seats = 4
     hidden_information = True
     conformance_examples = 50
-    # Rules revisions (README "Rules revisions" at the top). The revisions differ in
-    # content only: each plays with its own tables, `content.for_revision(n)`.
-    revision = 2
+    # Rules revisions (README "Rules revisions" at the top). Revisions 1 and 2 differ in
+    # content only (each plays with its own tables, `content.for_revision(n)`); revision 3
+    # changes two rules, gated in the rules on `ctx.revision >= 3` (README).
+    revision = 3
     revisions = {
         1: "the content before the tuning of 1 Dec 2026 (every game stored before it): "
            "decks, tiles and hero sheets of 7a87cfa^, in data/rev1/",
         2: "content tuning (7a87cfa: corridors, dead ends, room and search decks) and "
            "heroes evened out (e770dcd: knight Armour 3, barbarian Luck 4 and Life 22)",
+        3: "the rules audit of 1 Dec 2026: a portcullis room drops its portcullis behind "
+           "every hero who comes in, by whichever side; a skeleton risen in a room with no "
+           "escape (a portcullis room, or one reached by a secret door) leaves no escape",
     }
     options: ClassVar[dict[str, Option]] = {
         "hero_choice": Option("players", choices=("players", "assigned"),

@@ -233,6 +233,8 @@ def measure(players: int, games: int, seed: str, *, every_hero: bool = False
     survivors: list[tuple[int, bool, int]] = []  # gold, reached the chamber, turn out
     causes: Counter[str] = Counter()
     arrivals: list[tuple[int, bool]] = []  # turn of the first entry, survived
+    # every_hero, solo: per dungeon, which heroes got out (the paired sample hero_gaps reads)
+    dungeons: list[dict[str, bool]] = []
     cpu = time.process_time()
     plays = [(HERO_ORDER[k], g) for g in range(games) for k in range(len(HERO_ORDER))] \
         if every_hero else [(HERO_ORDER[g % len(HERO_ORDER)], g) for g in range(games)]
@@ -243,6 +245,11 @@ def measure(players: int, games: int, seed: str, *, every_hero: bool = False
         causes.update(deaths.values())
         arrivals += [(turn, state["chars"][seat]["status"] == "escaped")
                      for seat, turn in reached.items()]
+        if every_hero and players == 1:
+            if not dungeons or len(dungeons[-1]) == len(HERO_ORDER):
+                dungeons.append({})
+            ch = state["chars"][seats[0]]
+            dungeons[-1][ch["hero"]] = ch["status"] == "escaped"
         for seat, ch in state["chars"].items():
             heroes[ch["hero"]][0] += 1
             if ch["status"] == "escaped":
@@ -253,6 +260,7 @@ def measure(players: int, games: int, seed: str, *, every_hero: bool = False
     played = sum(r[0] for r in heroes.values())
     return {"players": players, "games": len(plays), "heroes": heroes, "played": played,
             "survivors": survivors, "arrivals": arrivals, "causes": causes,
+            "dungeons": dungeons,
             "cpu_ms": (time.process_time() - cpu) / len(plays) * 1000}
 
 
@@ -260,6 +268,28 @@ def hero_spread(m: dict[str, Any]) -> float:
     """The gap between the best and the worst hero's survival rate (a share, 0..1)."""
     rates = [s / k for k, s in m["heroes"].values() if k]
     return max(rates) - min(rates)
+
+
+def hero_gaps(dungeons: list[dict[str, bool]]) -> dict[str, tuple[float, float]]:
+    """Each hero's survival minus the mean of the other heroes', on the same dungeons,
+    with the standard error of that gap measured from the sample itself.
+
+    `dungeons` is the paired sample of `measure(1, n, seed, every_hero=True)`: for each
+    dungeon, which heroes got out of it. Per dungeon the hero's result (1 or 0) minus the
+    others' mean is one observation; the gap is their mean and its standard error their
+    standard deviation over the square root of the count. Outcomes of one dungeon are
+    correlated across heroes, so pairing measures the gap more precisely than as many
+    independent games would."""
+    heroes = [h for h in content.HERO_ORDER if any(h in d for d in dungeons)]
+    out: dict[str, tuple[float, float]] = {}
+    for hero in heroes:
+        diffs = [float(d[hero]) - sum(d[k] for k in heroes if k != hero) / (len(heroes) - 1)
+                 for d in dungeons]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        out[hero] = (mean, (var / n) ** 0.5)
+    return out
 
 
 GOLD_BANDS = [(0, 0), (1, 99), (100, 199), (200, 399), (400, 10**9)]
@@ -305,6 +335,10 @@ def report(m: dict[str, Any]) -> list[str]:
         if k:
             out.append(f"  {hero:<11} survival {100 * s / k:5.1f}% ({s}/{k})")
     out.append(f"  spread between the heroes: {100 * hero_spread(m):.1f} points")
+    if m.get("dungeons"):
+        out.append("  each hero against the others on the same dungeons (gap, standard error):")
+        out += [f"    {hero:<11} {100 * gap:+5.1f} ± {100 * se:.1f} points"
+                for hero, (gap, se) in hero_gaps(m["dungeons"]).items()]
     return out
 
 

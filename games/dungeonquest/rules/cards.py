@@ -47,6 +47,15 @@ def gain(ctx: Ctx, seat: str, name: str, value: int) -> None:
             gold=value)
 
 
+def cornered(ctx: Ctx, seat: str) -> bool:
+    """No escape from what waits where the hero stands: he came under a portcullis or
+    through a secret door, or stands in a portcullis room (its portcullis fell behind
+    him). The same test `movement.enter` makes for the room card."""
+    ch = ctx.ch(seat)
+    return ch["via"] in ("portcullis", "secret") or \
+        ctx.state["board"][ch["pos"]]["kind"] == "portcullis"
+
+
 def avoid_trap(ctx: Ctx, seat: str) -> bool:
     """The Ring of Warning, if an order says to use it on this trap."""
     if "warning" in ctx.ch(seat)["rings"] and ctx.answer(seat, "trap", {}) is not None:
@@ -59,6 +68,10 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
                search_dir: str | None = None) -> None:
     ch = ctx.ch(seat)
     what, _, detail = card.partition(":")
+    if ctx.revision >= 3 and not no_escape:
+        # A monster from any card drawn here (a crypt's skeleton) meets a hero who has
+        # no way back, as the room's own card would (revisions 1-2 let him escape).
+        no_escape = cornered(ctx, seat)
     ctx.cards[seat] = card  # for conditions named after the card (IF VAMPIRE BATS THEN ...)
     ctx.say(seat, f"{DECK_WORD[deck]}: {card_name(card, ctx.content)}.", card=card, deck=deck)
     if deck == "room" and what in TRAP_ROOM_CARDS and avoid_trap(ctx, seat):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
@@ -28,6 +29,8 @@ class Ctx:
         self.rng = rng
         # The tables of the game's rules revision: every rule reads content through here.
         self.content = content.of(state)
+        # The rules revision: a rule changed by a later revision asks `revision >= N`.
+        self.revision = revision_of(state)
         self.events: list[Event] = []
         self.phase = "turn"
         self.stopped: set[str] = set()   # heroes whose turn has ended

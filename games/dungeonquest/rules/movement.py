@@ -171,7 +171,16 @@ def enter(ctx: Ctx, seat: str, target: str, side: str, via: str) -> str:
     if kind == "corridor":
         return "again"
     no_escape = via in ("portcullis", "secret") or kind == "portcullis"
-    if kind == "portcullis":
+    if kind == "portcullis" and ctx.revision >= 3:
+        drop_portcullis(ctx, target, opposite(side))
+        if board[target]["exits"][opposite(side)] == "portcullis":
+            ctx.say(seat, f"A portcullis crashes down behind you: the "
+                          f"{SIDE_WORDS[opposite(side)]} way out is barred until lifted "
+                          f"(Strength).", public=True)
+        else:
+            ctx.say(seat, "A portcullis room, entered through its wall: no way back.",
+                    public=True)
+    elif kind == "portcullis":
         ctx.say(seat, "A portcullis crashes down behind you.", public=True)
     if kind == "pit":
         ctx.say(seat, "A bottomless pit fills the room. Next turn RETREAT the way you came, "
@@ -193,6 +202,16 @@ def enter(ctx: Ctx, seat: str, target: str, side: str, via: str) -> str:
         return "entered"
     apply_card(ctx, seat, "room", draw_card(state, "room", ctx.rng), no_escape=no_escape)
     return "entered"
+
+
+def drop_portcullis(ctx: Ctx, sq: str, side: str) -> None:
+    """Revision 3: a portcullis room drops its portcullis behind whoever comes in, by
+    whichever side (revisions 1-2 had one only on the side of the hero who laid the
+    tile, so a later visitor from another side heard it fall yet could walk back out).
+    A side that is a wall (a secret door's way in) stays a wall."""
+    cell = ctx.state["board"][sq]
+    if cell["exits"][side] in ("open", "door"):
+        ctx.state["board"][sq] = {**cell, "exits": {**cell["exits"], side: "portcullis"}}
 
 
 # -- a whole move -------------------------------------------------------------------------
