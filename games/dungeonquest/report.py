@@ -83,6 +83,8 @@ def _status(d: dict[str, Any]) -> list[str]:
              f"Potion: {'carried' if d['potion'] else 'none'} · Rope: "
              f"{'yes' if d['rope'] else 'no'} · Rings: {rings}{arrows} · Destination: "
              f"{d['destination'] or 'none'}"]
+    if d.get("room"):  # events stored before this line was written have none
+        lines += ["", f"**Your room:** {d['room']}."]
     if d["troubles"]:
         lines += ["", f"**Troubles:** {', '.join(d['troubles'])}."]
     if d["pending"]:

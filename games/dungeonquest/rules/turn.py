@@ -11,7 +11,16 @@ from games.core.orders import choose, compare, merge_standing
 from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
-from ..board import CHAMBER, TOWERS, route_to, targets_for, text_map
+from ..board import (
+    CHAMBER,
+    SIDE_WORDS,
+    SIDES,
+    TOWERS,
+    allowed_sides,
+    route_to,
+    targets_for,
+    text_map,
+)
 from ..content import Content
 from ..orders import event_of, parts, value_of
 from ..state import State, active, seated, treasure_total
@@ -20,7 +29,7 @@ from .chamber import loot, settle
 from .combat import article, monster_answers, resolve_monster, spider_answers, spider_choice
 from .context import Ctx
 from .items import start_of_turn
-from .movement import darkness_exit, run_movement
+from .movement import UNSEARCHABLE, darkness_exit, describe, run_movement
 
 
 def resolve_turn(state: State, orders: dict[str, Orders], rng: RngBase
@@ -174,7 +183,8 @@ def end_of_turn(ctx: Ctx, started: list[str]) -> None:
                 ctx.kill(seat, "night falls and the castle's creatures come for the stragglers")
     for seat in started:
         ch = ctx.ch(seat)
-        ctx.say(seat, "status", kind="status", life=ch["life"], max_life=ch["max_life"],
+        ctx.say(seat, "status", kind="status", room=room_text(st, ch),
+                life=ch["life"], max_life=ch["max_life"],
                 treasure=treasure_total(ch), items=len(ch["treasure"]), potion=ch["potion"],
                 rope=ch["rope"], rings=[ctx.content.rings[r]["name"] for r in ch["rings"]],
                 arrows=ch["arrows"], pos=ch["pos"], status=ch["status"],
@@ -192,6 +202,28 @@ def end_of_turn(ctx: Ctx, started: list[str]) -> None:
                         for s, c in seated(st)},
                 fates={s: c["fate"] for s, c in seated(st)},
                 winners=winners(st))
+
+
+def room_text(st: State, ch: dict[str, Any]) -> str | None:
+    """The room a hero in the dungeon stands in, as his next orders need it: its exits
+    as they are now (a rotation, a curse or a fallen portcullis may have changed them
+    since he came in), the bank of a chasm he may leave by, and the searches left."""
+    if ch["status"] != "in":
+        return None
+    cell = st["board"][ch["pos"]]
+    text = describe(cell)
+    if ch["pos"] in CHAMBER:  # one room over two squares: both halves' ways out
+        ways = "; ".join(f"{sq} " + ", ".join(SIDE_WORDS[s] for s in SIDES
+                                               if st["board"][sq]["exits"][s] != "wall")
+                         for sq in CHAMBER)
+        text = f"the treasure chamber (ways out: {ways})"
+    if cell["kind"] == "chasm" and ch["entry"]:
+        bank = [SIDE_WORDS[s] for s in allowed_sides(st["board"], ch["pos"], ch["entry"])]
+        text += f"; this side of the chasm: {', '.join(bank) or 'no way on'}"
+    if cell["kind"] in UNSEARCHABLE:
+        return text + "; cannot be searched"
+    left = max(0, 2 - ch["searches"])
+    return text + f"; {left} search{'es' if left != 1 else ''} left this visit"
 
 
 def winners(st: State) -> list[str]:

@@ -147,3 +147,43 @@ def test_the_public_death_line_keeps_the_dice_private(card, script, private):
     assert "has perished in B1" in public
     assert private.split(" (")[0] in public and "(d" not in public
     assert private.lower() in ENGINE.report(events, "P1").lower()
+
+
+# -- the room a hero stands in, as his next orders need it ------------------------------
+
+def room_line(events, seat: str = "P1") -> str:
+    report = ENGINE.report(events, seat)
+    return next(line for line in report.splitlines() if line.startswith("**Your room:**"))
+
+
+@pytest.mark.parametrize("tile, moving, orders, expected", [
+    # a room he searched once: one search left (twice a visit)
+    ("room-cross", "S", "SEARCH",
+     "a room (exits: north, east, south, west); 1 search left this visit"),
+    # a chasm: the exits on his own bank, the way in and one side
+    ("chasm-left", "S", "STAY",
+     "a chasm (exits: north, east, south, west); this side of the chasm: north, east; "
+     "cannot be searched"),
+])
+def test_the_private_report_describes_the_room_as_it_is_now(tile, moving, orders, expected):
+    st = make_state()
+    place(st, "B1", "room-cross", "E")
+    place(st, "B2", tile, moving)
+    put(st, "P1", "B2", "N", "B1")
+    stack(st, "search", "empty")
+    _, events = run(st, {"P1": orders}, [])
+    assert room_line(events) == f"**Your room:** {expected}."
+    assert "Your room" not in ENGINE.report(events, None)  # his own, not the public's
+
+
+def test_the_room_line_shows_the_portcullis_that_fell_behind_the_hero():
+    """Revision 3: the move line describes the room as found; the room line the way it
+    is at the end of the turn, with the portcullis that fell on the way in."""
+    st = make_state()
+    place(st, "B2", "portcullis-cross", "S")
+    place(st, "C2", "room-cross", "W")
+    put(st, "P1", "C2", "E", "D2")
+    stack(st, "room", "empty")
+    _, events = run(st, {"P1": "MOVE WEST"}, [])
+    assert room_line(events) == ("**Your room:** a portcullis room (exits: north portcullis, "
+                                 "east portcullis, south, west); 2 searches left this visit.")
