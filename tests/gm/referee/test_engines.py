@@ -105,19 +105,26 @@ def test_a_game_started_before_rules_revisions_reruns_and_verifies_by_its_own_ru
     assert verdict.ok, verdict.error
 
 
-@pytest.mark.parametrize("revision", [1, 2])
+@pytest.mark.parametrize("revision", [1, 2, 3])
 def test_a_dungeonquest_game_reruns_with_the_content_of_its_revision(
         revision, make_game, gm_user, on_commit, monkeypatch):
-    """Dungeonquest's revisions differ in content (decks, tiles, hero sheets): a game
-    started before revisions (options without the key) is set up, played, rerun from
-    turn 1 and verified with revision 1's content, a new game with revision 2's."""
+    """Dungeonquest's revisions differ in content (decks, tiles, hero sheets) and rules
+    (revision 3): a game started before revisions (options without the key) is set up,
+    played, rerun from turn 1 and verified with revision 1's content, a game started
+    under revision 2 by revision 2's, a new game by the current revision's."""
+    from games.core.engine import REVISION
     from games.dungeonquest import content
 
     engine = registry.get("dungeonquest")
+    assert engine.revision == 3  # a new revision: add it to the parameters
     opts = {"hero_choice": "assigned", "first_hero": "barbarian"}
     if revision == 1:  # started by the code of then: no revision stamped
         monkeypatch.setattr(type(engine), "new_game_options",
                             lambda self, options: self.validate_options(options))
+    elif revision < engine.revision:  # started while `revision` was the current one
+        monkeypatch.setattr(type(engine), "new_game_options",
+                            lambda self, options: self.validate_options(
+                                {**(options or {}), REVISION: revision}))
     game = make_game("dungeonquest", 2, options=opts)
     monkeypatch.undo()
     assert revision_of(game.options) == revision and revision_of(game.state) == revision
