@@ -208,7 +208,7 @@ def _pieces(sc: Scale, view: dict[str, Any]) -> list[str]:
 def _characters(sc: Scale, view: dict[str, Any]) -> list[str]:
     parts = []
     stacks: dict[str, list[str]] = {}
-    for key, c in view["chars"].items():
+    for key, c in sorted(view["chars"].items()):
         if c["status"] == "map":
             stacks.setdefault(c["space"], []).append(key)
     for space, keys in stacks.items():

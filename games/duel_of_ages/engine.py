@@ -32,13 +32,18 @@ class DuelOfAgesEngine(Engine):
     max_seats: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = True
     conformance_examples: ClassVar[int] = 100  # games now span three maps and three limits
-    revision: ClassVar[int] = 2
+    revision: ClassVar[int] = 3
     revisions: ClassVar[dict[int, str]] = {
         1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
         2: "opportunity fire: each FIRE line of the waiting team for one character is one "
            "shot's choice, in order (revision 1: the first line governed every shot and "
-           "later lines were ignored). Not gated, since old orders mean the same: a "
-           "platter may be laid turned (PLATTER ... TURN n, a new order form)",
+           "later lines were ignored); a K weapon is spent only on killing an enemy "
+           "(revision 1: on any kill, an ally hit by a random target or an area shot "
+           "too). Not gated, since old orders mean the same: a platter may be laid "
+           "turned (PLATTER ... TURN n, a new order form)",
+        3: "a built map lays its pieces out by name, so the map (the order of its pieces, "
+           "tunnels and walls) is its placement's alone (revision 2 and before: in the "
+           "order the build placed them)",
     }
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),

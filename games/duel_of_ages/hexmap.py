@@ -394,5 +394,8 @@ def lobs(a: str, a_down: bool, b: str, b_down: bool) -> bool:
 
 
 def labyrinths() -> dict[str, list[str]]:
-    """Age -> the labyrinth's spaces from the entrance to the red eye."""
-    return {age: list(spaces) for age, spaces in map_data()["labyrinths"].items()}
+    """Age -> the labyrinth's spaces from the entrance to the red eye, in the ages' order
+    (catalog.AGES), whatever order the stored map keeps its keys in."""
+    table = map_data()["labyrinths"]
+    ages = [a for a in catalog.AGES if a in table] + sorted(set(table) - set(catalog.AGES))
+    return {age: list(table[age]) for age in ages}

@@ -30,7 +30,7 @@ def _own(tokens: list[str], ctx: Ctx, what: str = "character") -> str:
 
 def _enemy(token: str, ctx: Ctx) -> str:
     state, seat = ctx
-    theirs = [k for k, c in state["chars"].items() if c["team"] != seat]
+    theirs = [k for k, c in sorted(state["chars"].items()) if c["team"] != seat]
     key = token.upper()
     if key in theirs:
         return key

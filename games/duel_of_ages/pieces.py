@@ -263,9 +263,20 @@ def key_turn(age: str, slot: Slot, facing: Site) -> int:
     raise ValueError(f"slot {slot} does not touch site {facing}")
 
 
-def assemble(placement: Placement) -> dict[str, Any]:
+KINDS = ("platters", "dome_keys", "labyrinths")
+
+
+def assemble(placement: Placement, order: dict[str, list[str]] | None = None
+             ) -> dict[str, Any]:
     """The map (hexmap's format) of the pieces placed: trimmed to the spaces used, the
-    rest left void. Space names run from A1 at the top-left of the pieces."""
+    rest left void. Space names run from A1 at the top-left of the pieces.
+
+    The pieces of each kind are laid in `order` (default: by name), which is the order
+    the map lists its pieces, tunnels, cavern and labyrinth walls in: by name, the map
+    is the placement's alone, whatever order its keys come in. A game of rules revision
+    2 or earlier passes the order its build laid them in (rules/build.py)."""
+    if order is None:
+        order = {kind: sorted(placement.get(kind, {})) for kind in KINDS}
     data = pieces()
     grid: dict[Cell, str] = {}
     owner: dict[Cell, int] = {}
@@ -277,7 +288,8 @@ def assemble(placement: Placement) -> dict[str, Any]:
     labyrinths: dict[str, list[Cell]] = {}
     labels: list[tuple[str, str, Cell]] = []
 
-    for name, at in placement.get("platters", {}).items():
+    for name in order["platters"]:
+        at = placement["platters"][name]
         piece, middle = data["platters"][name], site_middle(site_at(at))
         sixths = placement.get("turns", {}).get(name, 0)
         cells = {rc: (_turn(cell, sixths), code)
@@ -298,7 +310,8 @@ def assemble(placement: Placement) -> dict[str, Any]:
             cavern["spaces"] += [here(rc) for rc in piece["cavern"]["spaces"]]
             cavern["openings"] += [[here(a), here(b)] for a, b in piece["cavern"]["openings"]]
         labels.append((name, at, middle))
-    for name, at in placement.get("dome_keys", {}).items():
+    for name in order["dome_keys"]:
+        at = placement["dome_keys"][name]
         slot = slot_at(at)
         middle = slot_middle(slot)
         for (x, z), code in _read(data["dome_keys"][name]["rows"], KEY_ORIGIN).values():
@@ -306,7 +319,8 @@ def assemble(placement: Placement) -> dict[str, Any]:
             grid[(middle[0] + x, middle[1] + z)] = code
             owner[(middle[0] + x, middle[1] + z)] = len(labels)
         labels.append((name, at, middle))
-    for age, (at, facing) in placement.get("labyrinths", {}).items():
+    for age in order["labyrinths"]:
+        at, facing = placement["labyrinths"][age]
         slot = slot_at(at)
         middle = slot_middle(slot)
         sixths = key_turn(age, slot, site_at(facing))

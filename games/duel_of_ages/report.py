@@ -23,7 +23,7 @@ def line(event: Event) -> str | None:
     if kind == "turn":
         return f"\n### Round {d['round']}: Team {d['team']} moves\n"
     if kind == "roll_off":
-        rolls = ", ".join(f"{s} {r}" for s, r in d["rolls"].items())
+        rolls = ", ".join(f"{s} {r}" for s, r in sorted(d["rolls"].items()))
         return (f"- Roll-off for Team White ({rolls}): {d['white']} is Team White, "
                 f"{d['black']} is Team Black.")
     if kind == "placed_piece":

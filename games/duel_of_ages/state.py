@@ -15,9 +15,14 @@ def other(seat: str) -> str:
 
 
 def chars(state: State, team: str | None = None, status: str | None = None) -> list[str]:
-    """Character keys in roster order (as dealt), filtered by team and status."""
-    return [k for k, c in state["chars"].items()
-            if (team is None or c["team"] == team) and (status is None or c["status"] == status)]
+    """Character keys in the one order every rule walks them, sorted by key, filtered by
+    team and status. Sorted because the service hands every turn its state with sorted
+    keys, so it is the order every stored game was played in; a state whose keys come in
+    another order (PostgreSQL's jsonb, a GM's amendment) must play the same."""
+    table = state["chars"]
+    return [k for k in sorted(table)
+            if (team is None or table[k]["team"] == team)
+            and (status is None or table[k]["status"] == status)]
 
 
 def alive(state: State, team: str) -> list[str]:
@@ -76,11 +81,11 @@ def invariants(state: State) -> list[str]:
     terrain = hexmap.terrain()
     seen_cards: list[str] = list(state["deck"]) + list(state["discard"]) + [
         e["card"] for pile in state["ground"].values() for e in pile]
-    for where, pile in state["ground"].items():
+    for where, pile in sorted(state["ground"].items()):
         space = where.removesuffix("/t")
         if not pile or space not in terrain or hexmap.terrain()[space] in hexmap.SEALED:
             problems.append(f"a bad pile of cards at {where}")
-    for key, c in state["chars"].items():
+    for key, c in sorted(state["chars"].items()):
         if c["team"] not in SEATS:
             problems.append(f"{key} has no team")
         if c["status"] == "map":
@@ -105,14 +110,14 @@ def invariants(state: State) -> list[str]:
         seen_cards += [e["card"] for e in c["cards"]]
     if sorted(seen_cards) != sorted(catalog.equipment()):
         problems.append("equipment cards are missing or doubled")
-    for space, kind in hexmap.towers().items():
+    for space, kind in sorted(hexmap.towers().items()):
         if len(at(state, space)) > 1:
             problems.append(f"more than one character in the {kind} tower")
     for space in hexmap.domes():
         teams = {state["chars"][k]["team"] for k in at(state, space)}
         if len(teams) > 1:
             problems.append(f"enemies share the dome {space}")
-    for age, lab in state["labyrinths"].items() if state.get("phase") != "build" else ():
+    for age, lab in sorted(state["labyrinths"].items()) if state.get("phase") != "build" else ():
         if sorted(lab["deck"]) != sorted(k for k, g in catalog.guardians().items()
                                          if g["age"] == age):
             problems.append(f"the {age} guardian deck is wrong")

@@ -17,7 +17,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     unrevealed cards and standing orders; the GM ("*") also sees the deck order."""
     chars = {}
     building = state.get("phase") == "build"
-    for key, c in state["chars"].items():
+    for key in sorted(state["chars"]):
+        c = state["chars"][key]
         own = seat == "*" or seat == c["team"]
         if building and not own:
             continue  # dealt face down: shown when the map is built
@@ -75,9 +76,9 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
     the ground, or the deck order) with another card from the deck; for a team, also
     rewrite the enemy's standing plans."""
     s = clone(state)
-    hidden = [(("chars", k, "cards"), i) for k, c in s["chars"].items()
+    hidden = [(("chars", k, "cards"), i) for k, c in sorted(s["chars"].items())
               for i, e in enumerate(c["cards"]) if not e["revealed"] and c["team"] != seat]
-    hidden += [(("ground", where), i) for where, pile in s["ground"].items()
+    hidden += [(("ground", where), i) for where, pile in sorted(s["ground"].items())
                for i, e in enumerate(pile) if not e["revealed"]]
     choices = ["deck"] if len(s["deck"]) >= 2 else []
     choices.append("guardians")
@@ -86,7 +87,7 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
     if seat in SEATS:
         choices.append("standing")
     undealt = [k for k in sorted(catalog.characters()) if k not in s["chars"]]
-    hidden_chars = [k for k, c in s["chars"].items() if c["team"] != seat]
+    hidden_chars = [k for k, c in sorted(s["chars"].items()) if c["team"] != seat]
     if s.get("phase") == "build" and seat != "*" and undealt and hidden_chars:
         choices.append("roster")
     if not choices:

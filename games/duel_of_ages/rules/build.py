@@ -14,12 +14,13 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.orders import OrderSyntax
 from games.core.types import Event, OrderError, Orders, OrdersInvalid
 
 from .. import catalog, hexmap, pieces
 from ..pieces import Placement, Site, Slot
-from ..state import SEATS, State
+from ..state import SEATS, State, chars
 from .combat import Events
 
 STEPS = (("Black", "pair"), ("White", "pair"), ("Black", "pair"), ("White", "pair"),
@@ -319,16 +320,28 @@ def apply(state: State, orders: Orders, events: Events) -> None:
     """Carry out one step; after the last, the characters are revealed and play begins."""
     build = state["build"]
     team = builder(state)
-    build["placement"] = check(build["placement"], build["step"], orders.items)
+    before = build["placement"]
+    build["placement"] = check(before, build["step"], orders.items)
     for item in orders.items:
         events.append(Event("placed_piece", {"team": team, "kind": item["op"],
                                              "name": item["name"], "site": item["at"],
                                              "from": item.get("from"),
                                              "turn": item.get("turn")}))
     build["step"] += 1
-    state["map"] = pieces.assemble(build["placement"])
+    state["map"] = pieces.assemble(build["placement"],
+                                   None if revision_of(state) >= 3 else
+                                   laid_order(before, build["placement"]))
     if build["step"] == len(STEPS):
         finish(state, events)
+
+
+def laid_order(before: Placement, after: Placement) -> dict[str, list[str]]:
+    """How a build laid its pieces out before rules revision 3: the pieces placed before
+    this step by name (the service hands each step its state with sorted keys), then
+    this step's. Revision 3 lays them by name, so the map depends on the placement alone
+    (pieces.assemble)."""
+    return {kind: sorted(before[kind]) + sorted(set(after[kind]) - set(before[kind]))
+            for kind in pieces.KINDS}
 
 
 def finish(state: State, events: Events) -> None:
@@ -346,8 +359,7 @@ def finish(state: State, events: Events) -> None:
 
 def reveal(state: State, events: Events) -> None:
     for seat in SEATS:
-        events.append(Event("revealed", {"team": seat, "chars": [
-            k for k, c in state["chars"].items() if c["team"] == seat]}))
+        events.append(Event("revealed", {"team": seat, "chars": chars(state, seat)}))
 
 
 def describe(state: State) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
@@ -185,17 +186,19 @@ def land(state: State, events: Events, record: dict[str, Any]) -> dict[str, Any]
 
 def settle_weapon(state: State, events: Events, records: list[dict[str, Any]]) -> None:
     """After all of one shot's attacks: a 12 breaks the weapon, killing an enemy spends a
-    K card (an ally killed by a random target or an area shot does not: the rulebook
-    loses the weapon "upon killing an enemy"), and a single-use card is gone."""
+    K card (an ally killed by a random target or an area shot does not, since the weapon
+    is lost on killing an enemy; rules revision 1 spent it on any kill, as games stored
+    before revisions were played), and a single-use card is gone."""
     if not records or records[0]["weapon"] is None:
         return
     char, weapon = records[0]["char"], records[0]["weapon"]
     uses = catalog.card(weapon)["uses"]
     team = state["chars"][char]["team"]
+    counts = (lambda r: state["chars"][r["target"]]["team"] != team) \
+        if revision_of(state) >= 2 else (lambda r: True)
     if any(r["hit"]["roll"] == 12 for r in records):
         lose_card(state, events, char, weapon, "broke")
-    elif uses == "K" and any(r["killed"] and state["chars"][r["target"]]["team"] != team
-                             for r in records):
+    elif uses == "K" and any(r["killed"] and counts(r) for r in records):
         lose_card(state, events, char, weapon, "spent on a kill")
     elif uses == "1":
         lose_card(state, events, char, weapon, "used up")

@@ -78,8 +78,8 @@ def _choice(state: State, word: str) -> Any:
 
 def reveal_cards(state: State, events: Events, team: str, count: int | None) -> None:
     """Turn `count` (None: all) of a team's face-down cards face up, of the team's
-    choice: the cards its CHOOSE SHOW order names first, in that order, then in roster
-    and carrying order."""
+    choice: the cards its CHOOSE SHOW order names first, in that order, then by
+    character (state.chars' order) and carrying order."""
     hidden = [(key, entry) for key in chars(state, team)
               if state["chars"][key]["status"] != "dead"
               for entry in state["chars"][key]["cards"] if not entry["revealed"]]

@@ -106,7 +106,7 @@ def adventure(state: State, rng: RngBase, events: Events, team: str,
             c = state["chars"][key]
             if key in done or c["status"] != "map" or c.get("down"):
                 continue
-            for age in state["labyrinths"]:
+            for age in hexmap.labyrinths():
                 spaces = hexmap.labyrinths()[age]
                 if order["op"] == "mercy" and c["space"] == spaces[-1]:
                     done.add(key)

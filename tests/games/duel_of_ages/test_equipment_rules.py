@@ -4,6 +4,8 @@ The inventory in README.md lists every equipment rule with the test that plays i
 
 import pytest
 
+from games.core.canonical import state_hash
+from games.core.engine import REVISION
 from games.core.types import OrdersInvalid
 from games.duel_of_ages.engine import ENGINE
 
@@ -43,6 +45,24 @@ def test_a_k_weapon_is_spent_only_on_killing_an_enemy(rolls, dead, kept):
                           ("fire/damage", 1), ("fire/damage", 1)])
     assert after["chars"][dead]["status"] == "dead"
     assert ("LONGBOW" in [e["card"] for e in after["chars"]["TAMSIN"]["cards"]]) is kept
+
+
+@pytest.mark.parametrize("revision, kept", [(1, False), (2, True)])
+def test_a_game_of_rules_revision_1_spends_a_k_weapon_on_any_kill(revision, kept):
+    """Games recorded before rules revision 2 replay as they were played: a kill spent a
+    K card even when the random target had picked the firer's ally (8b098e1 changed it
+    ungated; revision 2 holds it)."""
+    state = make({"TAMSIN": ("White", "A1", ["LONGBOW"]), "KORVATH": ("Black", "D1", [], 1),
+                  "OBED": ("White", "D1", [], 1)}, map_=ROAD, revision=revision)
+    after, _ = play(state, {"White": "FIRE TAMSIN AT KORVATH\nHOLD OBED",
+                            "Black": "HOLD KORVATH"},
+                    [("fire/random-target/KORVATH", 4), ("fire/random-target/OBED", 1),
+                     ("fire/hit", 1), ("fire/hit", 1), ("fire/damage", 1), ("fire/damage", 1)])
+    assert after["chars"]["OBED"]["status"] == "dead"
+    assert ("LONGBOW" in [e["card"] for e in after["chars"]["TAMSIN"]["cards"]]) is kept
+    if revision == 1:  # the very state the engine of commit 8b098e1^ reached
+        assert REVISION not in after and state_hash(after) == \
+            "035eded6af391e8470ea7d5c1d16c129702fe050ce27c03fef71ee3518cda26a"
 
 
 @pytest.mark.parametrize("who, cards, ride, end", [

@@ -1,5 +1,9 @@
 """Golden report files: a fixed random skirmish narrated to each reader.
 
+Played as the service plays (run_setup/run_turn: each turn's state with sorted keys), so
+the files read as the games the service stores, by the current rules revision (as a new
+game starts).
+
 Regenerate after a deliberate wording change with UPDATE_GOLDEN=1 and review the diff.
 """
 
@@ -9,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from games.core.replay import secret_rng
+from games.core.replay import run_setup, run_turn, secret_rng
 from games.core.rng import Rng
 from games.duel_of_ages.engine import ENGINE
 from tests.games.golden import assert_golden
@@ -27,8 +31,10 @@ def skirmish_reports(options: dict | None = None, turns: int = TURNS) -> dict[st
         items = list(seq)
         return items[bot_rng.below("pick", len(items))]
 
-    state, events = ENGINE.setup(ENGINE.seat_names(2), options or {"team_size": 3},
-                                 secret_rng(SECRET, None))
+    setup = run_setup(ENGINE, ENGINE.seat_names(2),
+                      ENGINE.new_game_options(options or {"team_size": 3}),
+                      secret_rng(SECRET, None))
+    state, events = setup.state, setup.events
     out = {v: [f"# Setup\n\n{ENGINE.report(events, None if v == 'public' else v)}"]
            for v in VIEWERS}
     for number in range(1, turns + 1):
@@ -42,7 +48,8 @@ def skirmish_reports(options: dict | None = None, turns: int = TURNS) -> dict[st
             else:
                 orders[seat] = ENGINE.parse_orders(state, seat,
                                                    ENGINE.random_orders(state, seat, pick))
-        state, events = ENGINE.resolve(state, orders, secret_rng(SECRET, number))
+        step = run_turn(ENGINE, state, orders, secret_rng(SECRET, number))
+        state, events = step.state, step.events
         for viewer in VIEWERS:
             text = ENGINE.report(events, None if viewer == "public" else viewer)
             out[viewer].append(f"# Report {number}\n\n{text}")

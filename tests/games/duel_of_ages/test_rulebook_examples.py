@@ -84,9 +84,10 @@ def test_random_target_example(aim, rolls, hit):
     state = make({"TAMSIN": ("White", "A1", ["SLING"]), "KORVATH": ("Black", "A4", []),
                   "SEVEN": ("Black", "A4", []), "OBED": ("Black", "A4", [])},
                  map_=field(".", ".", ".", "."))
+    # the crowd rolls in the engine's order of characters (by key): A, C, B
     script = [("fire/random-target/KORVATH", rolls[0]),
-              ("fire/random-target/SEVEN", rolls[1]),
               ("fire/random-target/OBED", rolls[2]),
+              ("fire/random-target/SEVEN", rolls[1]),
               ("fire/hit", 6), ("fire/hit", 6)]
     _, events = play(state, {"White": f"FIRE TAMSIN AT {aim}", "Black": ""}, script)
     assert kinds(events, "attack")[0]["target"] == hit
