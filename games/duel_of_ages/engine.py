@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.core.canonical import clone
-from games.core.engine import Engine, Option, Pick, State
+from games.core.engine import Engine, Option, Pick, State, revision_of
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders, OrdersInvalid
 
@@ -41,9 +41,13 @@ class DuelOfAgesEngine(Engine):
            "(revision 1: on any kill, an ally hit by a random target or an area shot "
            "too). Not gated, since old orders mean the same: a platter may be laid "
            "turned (PLATTER ... TURN n, a new order form)",
-        3: "a built map lays its pieces out by name, so the map (the order of its pieces, "
-           "tunnels and walls) is its placement's alone (revision 2 and before: in the "
-           "order the build placed them)",
+        3: "the map's outer edge is a cavern wall for sight and throws (before: a line "
+           "could run along it); slippery and tunnel rat, special movement, are not used "
+           "while riding a mount (before: only special move costs were lost); a built map "
+           "lays its pieces out by name, so the map (the order of its pieces, tunnels and "
+           "walls) is its placement's alone (revision 2 and before: in the order the "
+           "build placed them). Not gated, since no state changes: the characters are "
+           "revealed before the labyrinths are placed (before: after the map was built)",
     }
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),
@@ -79,7 +83,7 @@ class DuelOfAgesEngine(Engine):
             return None
         if state.get("phase") == "build":
             team = build.builder(state)
-            with hexmap.using(state["map"]):
+            with _map(state):
                 example = build.suggest(state["build"]["placement"], state["build"]["step"],
                                         None)
             return Decision(f"map build, step {state['build']['step'] + 1}: Team {team}",
@@ -88,7 +92,7 @@ class DuelOfAgesEngine(Engine):
                                 "help": build.HELP,
                                 "choices": example, "example": "\n".join(example)}})
         active = state["active"]
-        with hexmap.using(state.get("map")):
+        with _map(state):
             prompts = {seat_of(state, active): self._prompt(state, active, True)}
             if on_map(state, other(active)):
                 prompts[seat_of(state, other(active))] = self._prompt(state, other(active),
@@ -121,9 +125,9 @@ class DuelOfAgesEngine(Engine):
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:
         if state.get("phase") == "build":
-            with hexmap.using(state["map"]):
+            with _map(state):
                 return build.parse(state, seat, text)
-        with hexmap.using(state.get("map")):
+        with _map(state):
             got = parse(state, colour_of(state, seat), text)
         return Orders(seat, got.items, got.text, got.default)
 
@@ -132,7 +136,7 @@ class DuelOfAgesEngine(Engine):
         if state.get("phase") == "build":
             lines = build.suggest(state["build"]["placement"], state["build"]["step"], None)
             return build.parse(state, seat, "\n".join(lines), default=True)
-        with hexmap.using(state.get("map")):
+        with _map(state):
             got = parse(state, colour, "\n".join(bots.default_lines(state, colour)),
                         default=True)
         return Orders(seat, got.items, got.text, True)
@@ -152,12 +156,12 @@ class DuelOfAgesEngine(Engine):
         if s.get("phase") == "build":
             build.apply(s, next(iter(got.values())), events)
         else:
-            with hexmap.using(s.get("map")):
+            with _map(s):
                 events += turn.play_turn(s, got, rng)
         return s, _to_seats(s, events)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        with hexmap.using(state.get("map")):
+        with _map(state):
             out = view_mod.view(state, colour_of(state, seat))
         out["seats"] = dict(state.get("seats", {c: c for c in SEATS}))
         return out
@@ -166,7 +170,7 @@ class DuelOfAgesEngine(Engine):
         return report_mod.report(events, viewer)
 
     def invariants(self, state: State) -> list[str]:
-        with hexmap.using(state.get("map")):
+        with _map(state):
             return invariants(state)
 
     def board(self, view: dict[str, Any]) -> str | None:
@@ -183,11 +187,11 @@ class DuelOfAgesEngine(Engine):
         if state.get("phase") == "build":
             return "\n".join(build.suggest(state["build"]["placement"],
                                            state["build"]["step"], pick))
-        with hexmap.using(state.get("map")):
+        with _map(state):
             return "\n".join(bots.random_lines(state, colour_of(state, seat), pick))
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
-        with hexmap.using(state.get("map")):
+        with _map(state):
             return view_mod.perturb(state, colour_of(state, seat), pick)
 
 
@@ -205,6 +209,12 @@ def roll_off(seats: list[str], rng: RngBase) -> tuple[dict[str, str], list[Event
     black = seats[1] if white == seats[0] else seats[0]
     return {SEATS[0]: white, SEATS[1]: black}, [
         Event("roll_off", {"rolls": rolls, "white": white, "black": black})]
+
+
+def _map(state: State) -> Any:
+    """hexmap.using for the state's map by the state's rules: before revision 3 a line
+    of sight could run along the map's outer edge."""
+    return hexmap.using(state.get("map"), open_edge=revision_of(state) < 3)
 
 
 def seat_of(state: State, colour: str) -> str:

@@ -18,25 +18,36 @@ from typing import Any, TypeVar
 from . import catalog
 
 F = TypeVar("F", bound=Callable[..., Any])
-_CURRENT: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar("doa_map", default=None)
+_CURRENT: ContextVar[tuple[str, dict[str, Any] | None, bool] | None] = ContextVar(
+    "doa_map", default=None)
 
 
 def map_data() -> dict[str, Any]:
     """The map of the game being handled: set by `using`, else the skirmish field."""
     current = _CURRENT.get()
-    return current[1] if current else catalog.map_data()
+    return current[1] if current and current[1] else catalog.map_data()
+
+
+def edge_walls() -> bool:
+    """Whether the map's outer edge is a cavern wall for sight and throws (rules
+    revision 3; before, only the holes of a built map were)."""
+    current = _CURRENT.get()
+    return current[2] if current else True
 
 
 def map_key() -> str:
     current = _CURRENT.get()
-    return current[0] if current else "skirmish"
+    key = current[0] if current else "skirmish"
+    return key if edge_walls() else key + "|open-edge"
 
 
 @contextmanager
-def using(data: dict[str, Any] | None) -> Iterator[None]:
+def using(data: dict[str, Any] | None, *, open_edge: bool = False) -> Iterator[None]:
     """Answer every question below about this map (None: the skirmish field) while the
-    block runs; games are pure, so the engine wraps each entry point in it."""
-    token = _CURRENT.set((data["key"], data) if data else None)
+    block runs; games are pure, so the engine wraps each entry point in it.
+    `open_edge`: a game of rules revision 2 or before, whose lines of sight could run
+    along the map's outer edge (see `edge_walls`)."""
+    token = _CURRENT.set((data["key"] if data else "skirmish", data, not open_edge))
     try:
         yield
     finally:
@@ -225,8 +236,8 @@ def _line(a: str, b: str, nudge: float) -> list[str]:
         z = az + (bz - az) * t - nudge * 3
         rx, rz = _round(x, y, z)
         name = from_cube(rx, rz)
-        if name is None and _grid_name(rx, rz) in voids():
-            name = "#void"
+        if name is None and (edge_walls() or _grid_name(rx, rz) in voids()):
+            name = "#void"  # off the map: its edge is a cavern wall
         if name and name not in out:
             out.append(name)
     return out

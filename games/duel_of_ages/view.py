@@ -17,11 +17,12 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     unrevealed cards and standing orders; the GM ("*") also sees the deck order."""
     chars = {}
     building = state.get("phase") == "build"
+    dealt_face_down = not build.revealed(state)
     for key in sorted(state["chars"]):
         c = state["chars"][key]
         own = seat == "*" or seat == c["team"]
-        if building and not own:
-            continue  # dealt face down: shown when the map is built
+        if dealt_face_down and not own:
+            continue  # dealt face down: shown before the labyrinths are placed
         data = catalog.character(key)
         entry: dict[str, Any] = {"team": c["team"], "title": data["title"],
                                  "age": data["age"], "honor": data["honor"],
@@ -66,6 +67,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         out["map"] = state["map"]
     if building:
         out["build"] = build.describe(state)
+    if dealt_face_down:
         out["hidden_chars"] = {s: sum(1 for c in state["chars"].values() if c["team"] == s)
                                for s in SEATS}
     return out
@@ -88,7 +90,7 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
         choices.append("standing")
     undealt = [k for k in sorted(catalog.characters()) if k not in s["chars"]]
     hidden_chars = [k for k, c in sorted(s["chars"].items()) if c["team"] != seat]
-    if s.get("phase") == "build" and seat != "*" and undealt and hidden_chars:
+    if not build.revealed(s) and seat != "*" and undealt and hidden_chars:
         choices.append("roster")
     if not choices:
         return None

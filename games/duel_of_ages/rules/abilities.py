@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
+
 from .. import catalog
 from ..state import State
 
@@ -31,6 +33,14 @@ def value(state: State, char: str, name: str) -> int:
 
 def has(state: State, char: str, name: str) -> bool:
     return value(state, char, name) > 0
+
+
+def moves_by(state: State, char: str, name: str) -> bool:
+    """A special movement ability (slippery, tunnel_rat): like special move costs, it is
+    not used while riding a mount (rules revision 3; before, only move costs were)."""
+    if state["chars"][char].get("mount") and revision_of(state) >= 3:
+        return False
+    return has(state, char, name)
 
 
 def move_costs(state: State, char: str) -> dict[str, int]:

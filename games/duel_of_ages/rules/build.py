@@ -28,6 +28,15 @@ STEPS = (("Black", "pair"), ("White", "pair"), ("Black", "pair"), ("White", "pai
          ("Black", "labyrinth"), ("White", "labyrinth"), ("Black", "labyrinth"),
          ("White", "labyrinth"))
 """Who places what at each step of the build."""
+LABYRINTH_STEP = next(i for i, (_, kind) in enumerate(STEPS) if kind == "labyrinth")
+"""The first labyrinth's step. The characters, dealt face down, are revealed before it:
+the rulebook reveals them once the platters and dome keys are down, then the teams
+place the labyrinths knowing each other's characters (and their ages)."""
+
+
+def revealed(state: State) -> bool:
+    """Whether every character has been revealed (always, once the build is over)."""
+    return state.get("phase") != "build" or state["build"]["step"] >= LABYRINTH_STEP
 
 
 def start(state: State) -> None:
@@ -328,6 +337,8 @@ def apply(state: State, orders: Orders, events: Events) -> None:
                                              "from": item.get("from"),
                                              "turn": item.get("turn")}))
     build["step"] += 1
+    if build["step"] == LABYRINTH_STEP:
+        reveal(state, events)
     state["map"] = pieces.assemble(build["placement"],
                                    None if revision_of(state) >= 3 else
                                    laid_order(before, build["placement"]))
@@ -345,8 +356,8 @@ def laid_order(before: Placement, after: Placement) -> dict[str, list[str]]:
 
 
 def finish(state: State, events: Events) -> None:
-    """The map is complete: labyrinths get their decks and markers, characters are
-    revealed, and Team White's first turn begins."""
+    """The map is complete: labyrinths get their markers and Team White's first turn
+    begins (the characters were revealed before the labyrinths were placed)."""
     from . import labyrinth
 
     state["phase"] = "play"
@@ -354,7 +365,6 @@ def finish(state: State, events: Events) -> None:
     with hexmap.using(state["map"]):
         labyrinth.place_markers(state)
     events.append(Event("map_built", {"rows": len(state["map"]["rows"])}))
-    reveal(state, events)
 
 
 def reveal(state: State, events: Events) -> None:

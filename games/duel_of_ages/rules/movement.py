@@ -126,7 +126,7 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
             stop = "the mount cannot enter a building"
             break
         price = step_cost(state, char, space) if kind == "surface" else 1
-        if kind in ("down", "up") and abilities.has(state, char, "tunnel_rat"):
+        if kind in ("down", "up") and abilities.moves_by(state, char, "tunnel_rat"):
             price = 0
         if price > points and not (points == speed and not spent):
             stop = "out of move points"
@@ -137,7 +137,7 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
         if kind != "down":
             steps.append([space, c["down"]])
         if _enemy_in(state, space, team, c["down"]) \
-                and not abilities.has(state, char, "slippery"):
+                and not abilities.moves_by(state, char, "slippery"):
             stop = "an enemy is there"
             break
         if kind == "surface" and hexmap.terrain()[space] == "tower":

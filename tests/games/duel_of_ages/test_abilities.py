@@ -191,6 +191,23 @@ def test_tunnel_rat_goes_down_and_up_for_nothing():
     assert position(after, "INES") == ("B7", True)
 
 
+@pytest.mark.parametrize("revision, who, order, end", [
+    (3, "ROGUE", "MOVE ROGUE TO D3 F3", ("D3", False)),        # on a mount: stopped
+    (2, "ROGUE", "MOVE ROGUE TO D3 F3", ("F3", False)),        # before revision 3: not
+    (3, "SAPPER", "MOVE SAPPER TO DOWN B8 UP A8", ("B8", False)),  # 1 + 6 + 1 of 8
+    (2, "SAPPER", "MOVE SAPPER TO DOWN B8 UP A8", ("A8", False)),  # 0 + 6 + 0 + 1
+])
+def test_special_movement_is_lost_on_a_mount(revision, who, order, end):
+    """Slippery and tunnel rat are special movement, which a character riding a mount
+    does not use (the Amazon on the Chariot pays 3 for swamp)."""
+    state = make({who: ("White", "B2", ["JUMPPACK"]), "KORVATH": ("Black", "D3", [])},
+                 revision=revision)
+    after, _ = play(state, {"White": f"RIDE {who}\n{order}\nHOLD {who}",
+                            "Black": "HOLD KORVATH"}, [])
+    assert after["chars"][who]["mount"] == "JUMPPACK"
+    assert position(after, who) == end
+
+
 def position(state, key):
     return state["chars"][key]["space"], state["chars"][key]["down"]
 

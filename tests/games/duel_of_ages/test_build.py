@@ -1,6 +1,6 @@
 """Setup and the map build: pieces joined at sockets, the build as a sequence of orders
 that always yields a legal map, the ready-made standard map, characters dealt face down
-and revealed when the map is built."""
+and revealed before the labyrinths are placed."""
 
 import json
 
@@ -103,7 +103,7 @@ def test_a_build_by_orders():
         assert ENGINE.invariants(state) == []
     assert state["phase"] == "play" and "build" not in state
     assert legal_map_problems(state["map"]) == []
-    assert [e.kind for e in events][-3:] == ["map_built", "revealed", "revealed"]
+    assert [e.kind for e in events][-1] == "map_built"
     assert all(lab["positions"] == {"White": len(state["map"]["labyrinths"][age]) - 1,
                                     "Black": len(state["map"]["labyrinths"][age]) - 1}
                for age, lab in state["labyrinths"].items())
@@ -112,6 +112,31 @@ def test_a_build_by_orders():
             "the platter at D3") in ENGINE.report(events, None)
     # without FROM, the entrance faces the platter beside the slot nearest the middle
     assert state["map"]["placement"]["labyrinths"]["colonial"] == ["D3E", "D3"]
+
+
+@pytest.mark.parametrize("steps, shown", [
+    (5, False),   # the fifth dome key is down: still face down
+    (6, True),    # the sixth: revealed, before the first labyrinth is placed
+    (8, True),
+])
+def test_characters_are_revealed_before_the_labyrinths_are_placed(steps, shown):
+    """The rulebook reveals the characters once the platters and dome keys are down,
+    so the teams place the labyrinths knowing the enemy's characters and their ages."""
+    state, _ = _setup(map="build")
+    kinds = []
+    for text in BUILD[:steps]:
+        state, events = _order(state, text)
+        kinds += [e.kind for e in events]
+    assert kinds.count("revealed") == (2 if shown else 0)
+    north = state["seats"]["White"]
+    theirs = {k for k, c in state["chars"].items() if c["team"] == "Black"}
+    for seat, enemy in ((north, theirs), (None, theirs)):
+        view = ENGINE.view(state, seat)
+        assert (enemy <= set(view["chars"])) is shown
+        assert ("hidden_chars" in view) is not shown
+    offered: list = []
+    ENGINE.perturb_hidden(state, north, lambda xs: offered.append(list(xs)) or list(xs)[0])
+    assert ("roster" in offered[0]) is not shown  # the no-leak check swaps hidden ones
 
 
 def test_a_labyrinth_entrance_faces_the_platter_its_order_names():

@@ -6,6 +6,8 @@ import pytest
 
 from games.duel_of_ages import hexmap
 
+from .helpers import field, kinds, make, play
+
 
 def test_map_has_six_numbered_domes_and_two_towers():
     assert sorted(hexmap.domes().values()) == [1, 2, 3, 4, 5, 6]
@@ -87,3 +89,34 @@ def test_tunnel_sight_and_grenade_lines_are_symmetric():
                 continue
             assert hexmap.sight(a, down, b, down) == hexmap.sight(b, down, a, down)
         assert hexmap.lobs(a, False, b, False) == hexmap.lobs(b, False, a, False), (a, b)
+
+
+# -- the map's edge is a cavern wall (rules revision 3) ----------------------------------
+# A line from B1 to D1 runs along the top edge of C1 (the columns A, C, E sit half a
+# space lower), which is the map's edge; from B2 to D2 it runs between C1 and C2, inside.
+EDGE = field(". . . . .", ". . . . .", ". . . . .")
+
+
+@pytest.mark.parametrize("revision, a, b, shot", [
+    (3, "B1", "D1", False),     # along the top edge: a cavern wall blocks it
+    (3, "D1", "B1", False),     # see you, see me
+    (3, "B2", "D2", True),      # along an edge between two spaces of the map
+    (3, "A3", "C3", False),     # along the bottom edge of B3
+    (2, "B1", "D1", True),      # games before revision 3: the edge did not block
+])
+def test_the_map_edge_is_a_cavern_wall(revision, a, b, shot):
+    state = make({"TAMSIN": ("White", a, ["SLING"]), "KORVATH": ("Black", b, [])},
+                 map_=EDGE, revision=revision)
+    _, events = play(state, {"White": "FIRE TAMSIN AT KORVATH", "Black": ""},
+                     [("fire/hit", 6), ("fire/hit", 6)] if shot else [])
+    assert len(kinds(events, "attack")) == shot
+    if not shot:
+        assert kinds(events, "no_shot")[0]["why"] == f"has no line of sight to {b}"
+
+
+def test_the_skirmish_field_edge_blocks_sight_and_throws():
+    # B1-D1 and C9-E9 run along the field's top and bottom edges
+    for a, b in (("B1", "D1"), ("C9", "E9")):
+        assert not hexmap.sees(a, b) and not hexmap.lobs(a, False, b, False)
+        with hexmap.using(None, open_edge=True):  # rules revision 2 and before
+            assert hexmap.sees(a, b)

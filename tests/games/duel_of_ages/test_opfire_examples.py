@@ -21,32 +21,33 @@ OPEN = field(". . . . .", ". . . . .", ". . . . .")
 
 
 # -- Single target example ----------------------------------------------------------------
-# C (INES) walks B1, C1 and into A's space D1; in C1 stand A's ally X (HOLLIS) and the
+# C (INES) walks B2, C2 and into A's space D2; in C2 stand A's ally X (HOLLIS) and the
 # enemy B (PSION), who does not move. A (OBED) has the Revolver: single target, OpFire 2.
-SINGLE = {"OBED": ("Black", "D1", ["REVOLVER"]), "HOLLIS": ("Black", "C1", []),
-          "PSION": ("White", "C1", []), "INES": ("White", "A1", [])}
-C_WALKS = "MOVE INES TO B1 C1 D1\nHOLD INES\nHOLD PSION"
+# (The middle row: from D1, a line to B1 would run along the map's edge, a wall.)
+SINGLE = {"OBED": ("Black", "D2", ["REVOLVER"]), "HOLLIS": ("Black", "C2", []),
+          "PSION": ("White", "C2", []), "INES": ("White", "A2", [])}
+C_WALKS = "MOVE INES TO B2 C2 D2\nHOLD INES\nHOLD PSION"
 NO_MELEE = "\nHOLD OBED\nHOLD HOLLIS"
 """Melee is beside the point here: everyone sharing a space holds."""
 
 
 @pytest.mark.parametrize("order, space", [
-    ("FIRE OBED IN B1", "B1"),      # in the first space he passes through
-    ("FIRE OBED IN C1", "C1"),      # or the second, crowded as it is: no random target
-    ("FIRE OBED", "B1"),            # left open: the earliest of equal chances
+    ("FIRE OBED IN B2", "B2"),      # in the first space he passes through
+    ("FIRE OBED IN C2", "C2"),      # or the second, crowded as it is: no random target
+    ("FIRE OBED", "B2"),            # left open: the earliest of equal chances
 ])
 def test_single_target_example(order, space):
     state = make(SINGLE, map_=OPEN)
     _, events = play(state, {"White": C_WALKS, "Black": order + NO_MELEE}, MISS)
     shots = kinds(events, "attack")
-    # one shot only: never twice at C, never at B (who did not move), never in D1
+    # one shot only: never twice at C, never at B (who did not move), never in D2
     assert [(a["target"], a["space"]) for a in shots] == [("INES", space)]
     assert not kinds(events, "random_target")
 
 
 @pytest.mark.parametrize("order, why", [
     ("FIRE OBED AT PSION", "no moving enemy in sight and range"),   # B did not move
-    ("FIRE OBED IN D1", "no moving enemy in sight and range"),      # his own space
+    ("FIRE OBED IN D2", "no moving enemy in sight and range"),      # his own space
 ])
 def test_single_target_example_shots_refused(order, why):
     state = make(SINGLE, map_=OPEN)
