@@ -241,3 +241,75 @@ def test_the_api_tokens_read_on_a_phone(live_server, open_page, players):
                            ".map(td => getComputedStyle(td, '::before').content)")
     assert '"Label: "' in labels and labels.count('"Expires: "') == 2, labels
     assert page.locator("#token-table button", has_text="Revoke").count() == 2
+
+
+def test_the_pages_off_the_main_paths_on_a_phone(live_server, open_page, world, make_user):
+    """The pages a player meets less often, at 375 px: a dispute, the password reset's
+    steps, a dead sign-up link, unsubscribing, not found, not allowed, the GM's second
+    opinions; the same checks as every page above (width, small print, one h1, axe)."""
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    from gm.mail import prefs
+    from gm.referee import disputes
+
+    running = world["running"]
+    alice = running.seats.get(name="P1").user
+    dispute = disputes.file_dispute(running, alice, 1, "The sword should have hit.")
+    staff = make_user("judge")
+    staff.is_staff = True
+    staff.save()
+    uid = urlsafe_base64_encode(force_bytes(alice.pk))
+    reset = f"/password-reset/{uid}/{default_token_generator.make_token(alice)}/"
+    pages = [
+        ("dispute", "alice", f"/games/{running.pk}/disputes/{dispute.pk}/", 200),
+        ("gm-dispute", "gamemaster", f"/games/{running.pk}/disputes/{dispute.pk}/", 200),
+        ("gm-amend", "gamemaster", f"/games/{running.pk}/gm/amend/", 200),
+        ("opinions", "judge", "/referee/opinions/", 200),
+        ("reset-sent", None, "/password-reset/sent/", 200),
+        ("reset-choose", None, reset, 200),
+        ("reset-dead-link", None, f"/password-reset/{uid}/not-a-token/", 200),
+        ("reset-done", None, "/password-reset/done/?next=/", 200),
+        ("signup-dead-link", None, "/signup/confirm/forged/", 400),
+        ("unsubscribe", None, f"/mail/unsubscribe/{prefs.unsubscribe_token(alice, 'report')}/",
+         200),
+        ("not-found", None, "/games/999999/", 404),
+        ("not-allowed", "alice", f"/games/{running.pk}/gm/", 403),
+    ]
+    tabs: dict[str | None, object] = {}
+    problems = []
+    for name, user, path, status in pages:
+        if user not in tabs:
+            tabs[user] = open_page(PHONE)
+            if user is not None:
+                login(tabs[user], live_server.url, user)
+        page = tabs[user]
+        response = page.goto(live_server.url + path)
+        assert response.status == status, (name, response.status)
+        scroll, inner = overflow(page)
+        if scroll > inner:
+            problems.append(f"{name}: scrollWidth {scroll} > {inner}")
+        problems.extend(f"{name}: {p}" for p in small_print(page))
+        if page.locator("h1").count() != 1:
+            problems.append(f"{name}: {page.locator('h1').count()} h1 elements")
+        screenshot(page, name, PHONE)
+        for v in axe_violations(page):
+            problems.append(f"{name}: axe {v['impact']} {v['id']} ({v['help']}) at {v['nodes']}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_report_s_short_table_is_read_whole_on_a_phone(live_server, open_page, world):
+    """Combat Dice's first report lists the combatants in a four-column table: on a phone
+    all four columns show (no last column hidden behind a sideways scroll), on the game
+    page and in the turn history."""
+    running = world["running"]
+    page = open_page(PHONE)
+    login(page, live_server.url, "alice")
+    for path, card in ((f"/games/{running.pk}/", "#latest-report"),
+                       (f"/games/{running.pk}/turns/1/", "#turn-report")):
+        page.goto(live_server.url + path)
+        tables = page.locator(f"{card} .report table")
+        assert tables.count(), f"{path}: no table in the report"
+        widths = tables.evaluate_all("ts => ts.map(t => [t.scrollWidth, t.clientWidth])")
+        assert all(s <= c + 1 for s, c in widths), (path, widths)
