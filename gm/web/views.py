@@ -393,7 +393,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         if not read.has_orders or not order_lines(read.text):
             return render(request, "web/game.html", _game_context(
                 request, game, order_errors=[_no_orders(game)], not_read=read.skipped,
-                orders_form=refill), status=400)
+                no_orders=True, orders_form=refill), status=400)
         if request.POST.get("preview"):
             orders = actions.check_orders(game, seat, read.text)
             return render(request, "web/game.html", _game_context(
@@ -459,7 +459,7 @@ def preview_json(request: HttpRequest, pk: int) -> JsonResponse:
         skipped = read.skipped
         if not read.has_orders or not order_lines(read.text):
             return JsonResponse({"ok": False, "orders": [], "not_read": read.skipped,
-                                 "errors": [_no_orders(game).to_json()]})
+                                 "no_orders": True, "errors": [_no_orders(game).to_json()]})
         orders = actions.check_orders(game, seat, read.text)
     except OrdersInvalid as exc:
         return JsonResponse({"ok": False, "orders": exc.accepted, "not_read": skipped,

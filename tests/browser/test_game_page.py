@@ -50,6 +50,10 @@ def test_orders_error_then_sent_then_edited(live_server, open_page, gm_user, pla
     page.fill("#id_text", "Hi GM,\nADD 2")
     page.wait_for_selector("#live-preview p:has-text('Not read')")
     assert "\u201cHi GM,\u201d" in page.inner_text("#live-preview")
+    # With no order at all, the lines are not called greetings: none is an order.
+    page.fill("#id_text", "Hi GM,\nJUMP HIGH")
+    page.wait_for_selector("#live-preview p:has-text('no line is an order')")
+    assert "greetings" not in page.inner_text("#live-preview")
     assert Submission.objects.filter(turn__game=game).count() == 0
 
     # A refused order: the errors are on screen and focused, the text stays in the box.

@@ -103,3 +103,28 @@ def test_no_orders_found_names_the_order_words(game, players, client):
     assert response.status_code == 400
     assert "no orders found" in page and "start with one of: ADD" in page
     assert "Hi!\nBye" in page  # the text stays in the box
+
+
+def test_with_no_order_at_all_the_lines_are_not_called_greetings(game, players):
+    """Text with no order in it: every line is listed back, under a heading that says no
+    line was an order, not as "greetings and sign-offs" (which "ADD TWO" and "PLAY X"
+    are not), in the send answer and in the live preview alike."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(players[0])
+    text = "Hi GM,\nPLAY FOO BAR\nSTRIKE 7\nCheers"
+    page = html.unescape(client.post(f"/games/{game.pk}/orders/", {"text": text}).content
+                         .decode())
+    shown = page.split('id="not-read"', 1)[1].split("</div>", 1)[0]
+    assert "no line is an order of this game" in shown and "greetings" not in shown
+    assert "\u201cPLAY FOO BAR\u201d" in shown or "<q>PLAY FOO BAR</q>" in shown
+    data = client.post(f"/games/{game.pk}/orders/preview.json", {"text": text}).json()
+    assert data["no_orders"] is True and data["not_read"] == text.splitlines()
+    # a real greeting around real orders keeps its heading
+    page = html.unescape(client.post(f"/games/{game.pk}/orders/",
+                                     {"text": "Hi GM,\nADD 2\nJUMP", "preview": "1"})
+                         .content.decode())
+    assert "greetings and sign-offs around the orders" in page
+    assert "no_orders" not in client.post(f"/games/{game.pk}/orders/preview.json",
+                                          {"text": "Hi GM,\nADD 2"}).json()

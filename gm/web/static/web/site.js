@@ -145,7 +145,9 @@
       if (notRead.length) {  // greetings and sign-offs: skipped, as on mail
         var skip = document.createElement("p");
         skip.className = "muted";
-        skip.textContent = "Not read (greetings and sign-offs): " +
+        // with no order in the text every line is "not read": they are not all greetings
+        skip.textContent = (data.no_orders ? "Not read (no line is an order of this game): "
+                                           : "Not read (greetings and sign-offs): ") +
           notRead.map(function (l) { return "\u201c" + l + "\u201d"; }).join(", ");
         out.appendChild(skip);
       }
