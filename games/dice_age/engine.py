@@ -70,7 +70,10 @@ class DiceAge(Engine):
            "default roll, the die a chaos keeps, the suspended die used), the order of "
            "the choices a prompt lists and of the dice a report names, the dice dealt "
            "at levels 4-6 and the Legion turn of level 7 (revisions 1-2 walk the dice "
-           "sorted by id, as the service always handed them)",
+           "sorted by id, as the service always handed them); a Roman numeral equalling "
+           "the Number (level 6) may still capture; a Double arrow may double a capture; "
+           "a Pair may follow a chaos (level 6); a turn begun with a standing Square "
+           "counts once towards per un pugno di dadi",
     }
     conformance_examples = 150
 

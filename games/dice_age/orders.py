@@ -612,6 +612,10 @@ HELPS = {
 }
 
 
+def _effect_name(icon: str | None) -> str:
+    return {None: "effect", "roman": "Roman numeral's capture"}.get(icon, str(icon))
+
+
 def prompt(state: State, seat: str) -> dict[str, Any]:
     pending = state["pending"]
     kind = pending["kind"]
@@ -622,7 +626,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
             "gear": "void the roll just made and turn the die over?",
             "smile": "add or subtract your d6 to the number you just rolled?",
             "pair": "bring back a die showing the same face from your wasteland?",
-            "double": f"double the {pending.get('icon', 'effect')} that takes place?",
+            "double": f"double the {_effect_name(pending.get('icon'))} that takes place?",
             "nut": f"you are the only target of {pending.get('by')}'s "
                    f"{pending.get('effect')}: protect yourself?",
             "instead": "your General is about to be lost: send another die instead?",

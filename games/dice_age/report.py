@@ -14,6 +14,11 @@ WINDOW_WORD = {"gear": "Gear", "smile": "Smile", "pair": "Pair", "double": "Doub
 HOW = {"orders": "", "standing": " (standing order)", "default": " (deadline missed)"}
 
 
+def _effect_name(icon: str | None) -> str:
+    """An effect as a report names it: the Roman numeral's effect is its capture."""
+    return "Roman numeral's capture" if icon == "roman" else str(icon)
+
+
 def _die(die: str) -> str:
     d = spec(die)
     copy = die[len(die.rstrip("0123456789")):]
@@ -104,7 +109,7 @@ def _line(event: Event) -> str | None:
     if k == "effect":
         return f"{d['seat']}'s {d['icon']} takes effect."
     if k == "doubled":
-        return f"The {d['icon']} is doubled: it applies twice."
+        return f"The {_effect_name(d['icon'])} is doubled: it applies twice."
     if k == "smile-d6":
         return f"{d['seat']}'s doubled Smile keeps d6s showing {', '.join(map(str, d['d6']))}."
     if k == "target":
@@ -130,7 +135,8 @@ def _line(event: Event) -> str | None:
         return (f"{d['seat']} makes a pair{HOW[d['how']]}: the {_die(d['die'])} comes back "
                 f"from the wasteland to the field.")
     if k == "double":
-        return f"Wait! {d['seat']} plays a Double arrow{HOW[d['how']]} on the {d['icon']}."
+        return (f"Wait! {d['seat']} plays a Double arrow{HOW[d['how']]} on the "
+                f"{_effect_name(d['icon'])}.")
     if k == "general-swap":
         return (f"{d['seat']}'s General {_die(d['general'])} is saved{HOW[d['how']]}: the "
                 f"{_die(d['die'])} goes instead.")

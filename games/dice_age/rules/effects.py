@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
@@ -82,6 +83,27 @@ def _reads(face: Any) -> Any:
         return None
     kind, value = read(face) if "|" not in str(face) else ("edge", face)
     return value
+
+
+def _capture(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    """A Roman numeral's capture (revision 3): with a die to capture, the Double-arrow
+    holders may double it first (two captures, each with its own target and Nut)."""
+    seat = step["seat"]
+    choose = {**step, "do": "choose"}
+    if not legal(state, seat, "capture", choose):
+        return
+    state["doubling"] = 0
+    doubles = [{"do": "window", "kind": "double", "seat": s, "icon": "roman"}
+               for s in holders(state, "double-arrow", clockwise_from(state, seat))]
+    push(state, *doubles, {**step, "do": "captures"})
+
+
+def _captures(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    times = 1 + state["doubling"]
+    state["doubling"] = 0
+    if times > 1:
+        events.append(Event("doubled", {"seat": step["seat"], "icon": "roman"}))
+    push(state, *[{**step, "do": "choose"}] * times)
 
 
 def _choose(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
@@ -307,8 +329,10 @@ def _chaos_throw(state: State, step: Step, rng: RngBase, events: list[Event]) ->
     else:
         steps += [{"do": "window", "kind": "gear", "seat": s}
                   for s in holders(state, "gear", clockwise_from(state, seat))]
-        steps += [{"do": "window", "kind": "smile", "seat": seat},
-                  {"do": "chaos-collect", "seat": seat}]
+        steps.append({"do": "window", "kind": "smile", "seat": seat})
+        if rules(state).pair and revision_of(state) >= 3:  # its dice are main rolls too
+            steps.append({"do": "window", "kind": "pair", "seat": seat})
+        steps.append({"do": "chaos-collect", "seat": seat})
     push(state, *steps)
 
 
@@ -476,7 +500,8 @@ def roman(face: Any) -> bool:
     return isinstance(face, str) and face in ROMAN
 
 
-STEPS = {"effect": _effect, "choose": _choose, "hit": _hit, "chaos-start": _chaos_start,
+STEPS = {"effect": _effect, "choose": _choose, "capture": _capture, "captures": _captures,
+         "hit": _hit, "chaos-start": _chaos_start,
          "chaos-throw": _chaos_throw, "chaos-note": _chaos_note,
          "chaos-collect": _chaos_collect, "chaos-next": _chaos_next,
          "tri-start": _tri_start, "tri-add": _tri_add, "tri-throw": _tri_throw,

@@ -151,7 +151,10 @@ def start(state: State, seat: str) -> None:
 def _turn(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     seat = step["seat"]
     state["paired"][seat] = False
-    if rules(state).fistful and _fistful(state, seat, events):
+    # A turn begun again after a standing Square (squared) is the same turn: revision 3
+    # counts it once towards per un pugno di dadi, revision 2 counted it twice.
+    once = not step.get("squared") or revision_of(state) < 3
+    if rules(state).fistful and once and _fistful(state, seat, events):
         return
     if rules(state).effects and not step.get("squared"):
         from .windows import standing_squares
@@ -325,13 +328,23 @@ def settle_number(state: State, seat: str, die: str, value: int, events: list[Ev
             and state["dice"][die]["place"] == "field":  # (a chaos may have swept it away)
         state["dice"][die]["susp"] = {"effect": None, "uses": 0, "d6": [], "roll": state["rolls"]}
         events.append(Event("resting", {"seat": seat, "die": die, "number": value}))
+        if revision_of(state) >= 3:  # revision 2 offered no capture to a resting numeral
+            _capture(state, seat, die, value)
         return
     state["number"] = value
     events.append(Event("number", {"seat": seat, "number": value}))
+    _capture(state, seat, die, value)
+
+
+def _capture(state: State, seat: str, die: str, value: int) -> None:
+    """A Roman numeral that did not overshoot may capture a die showing its number,
+    whether it set the Number or equalled it and rests on the Ledges (level 6). From
+    revision 3 the capture is an effect like the others: a Double arrow may double it."""
     face = state["dice"][die]["face"]
     if rules(state).effects and isinstance(face, str) and face in ROMAN:
-        push(state, {"do": "choose", "effect": "capture", "seat": seat, "die": die,
-                     "number": value})
+        step = {"do": "choose", "effect": "capture", "seat": seat, "die": die,
+                "number": value}
+        push(state, {**step, "do": "capture"} if revision_of(state) >= 3 else step)
 
 
 def overshoot(state: State, seat: str, die: str, number: int, events: list[Event]) -> None:

@@ -57,12 +57,15 @@ def legal(state: State, step: Step) -> list[str]:
         values = sorted(set(state["dice"][dice[0]]["susp"]["d6"]))
         return [f"SMILE {sign} {v}" for v in values for sign in "+-"]
     if kind == "pair":
-        die = roll.get("die")
-        if state["paired"][seat] or not die or roll.get("seat") != seat:
+        if state["paired"][seat] or roll.get("seat") != seat:
             return []
-        shown = _reading(state["dice"][die]["face"])
+        if roll.get("chaos") and state.get("chaos"):  # revision 3: any die of the chaos
+            rolled = [d for d in state["chaos"]["dice"] if state["dice"][d]["place"] == "field"]
+        else:
+            rolled = [roll["die"]] if roll.get("die") else []
+        shown = {_reading(state["dice"][d]["face"]) for d in rolled} - {None}
         return [f"PAIR {d}" for d in owned(state, seat, "wasteland")
-                if _reading(state["dice"][d]["face"]) == shown and shown is not None
+                if _reading(state["dice"][d]["face"]) in shown
                 and not legendary_clash(state, seat, d)]
     if kind == "double":
         return ["DOUBLE"] if held(state, seat, "double-arrow") and not state["doubling"] \

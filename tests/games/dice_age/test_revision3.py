@@ -15,7 +15,7 @@ import pytest
 
 from games.dice_age.engine import ENGINE
 
-from .helpers import play, suspend, table
+from .helpers import drawn, face, play, suspend, table
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,69 @@ ROWS = [
         revision_3={"owed": ("roll", "P1", ["ROLL SUN", "ROLL STAR"]), "default": "ROLL SUN"},
         revision_2={"owed": ("roll", "P1", ["ROLL STAR", "ROLL SUN"]),
                     "default": "ROLL STAR"}),  # sorted by id: STAR before SUN
+    Row("a Roman numeral equalling the Number rests and may still capture", 6,
+        {"P1": {"garden": ["CASTLE", "SUN"]}, "P2": {"garden": ["OAK"], "field": ["FERN"]}},
+        [("ROLL CASTLE", [face("CASTLE", "VII")])],
+        number=7, faces={"FERN": 7},
+        revision_3={"owed": ("target", "P1", ["CAPTURE FERN", "PASS"]), "number": 7},
+        revision_2={"owed": ("roll", "P2", ["ROLL FERN", "ROLL OAK"]), "number": 7}),
+    Row("... and the captured die joins the roller's Valley", 6,
+        {"P1": {"garden": ["CASTLE", "SUN"]}, "P2": {"garden": ["OAK"], "field": ["FERN"]}},
+        [("ROLL CASTLE", [face("CASTLE", "VII")]), ("CAPTURE FERN", [])],
+        number=7, faces={"FERN": 7},
+        revision_3={"owed": ("roll", "P2", ["ROLL OAK"]),
+                    "where": {"CASTLE": ("P1", "field"), "SUN": ("P1", "garden"),
+                              "FERN": ("P1", "field"), "OAK": ("P2", "garden")}},
+        revision_2=None),
+    Row("a Double arrow may double a Roman numeral's capture", 5,
+        {"P1": {"garden": ["CASTLE"], "field": ["STAR"]},
+         "P2": {"garden": ["OAK"], "field": ["FERN", "TURTLE"]}},
+        [("ROLL CASTLE", [face("CASTLE", "VII")])],
+        number=9, faces={"FERN": 7, "TURTLE": 7}, ledges={"STAR": ("double-arrow", 1)},
+        revision_3={"owed": ("react", "P1", ["DOUBLE", "PASS"]), "number": 7},
+        revision_2={"owed": ("target", "P1", ["CAPTURE FERN", "CAPTURE TURTLE", "PASS"])}),
+    Row("... then it captures twice", 5,
+        {"P1": {"garden": ["CASTLE"], "field": ["STAR"]},
+         "P2": {"garden": ["OAK"], "field": ["FERN", "TURTLE"]}},
+        [("ROLL CASTLE", [face("CASTLE", "VII")]), ("DOUBLE", []), ("CAPTURE FERN", []),
+         ("CAPTURE TURTLE", [])],
+        number=9, faces={"FERN": 7, "TURTLE": 7}, ledges={"STAR": ("double-arrow", 1)},
+        revision_3={"owed": ("roll", "P2", ["ROLL OAK"]),
+                    "where": {"CASTLE": ("P1", "field"), "STAR": ("P1", "field"),
+                              "FERN": ("P1", "field"), "TURTLE": ("P1", "field"),
+                              "OAK": ("P2", "garden")}},
+        revision_2=None),
+    Row("with nothing showing its number, a Roman numeral opens no Double-arrow window", 5,
+        {"P1": {"garden": ["CASTLE"], "field": ["STAR"]},
+         "P2": {"garden": ["OAK"], "field": ["FERN"]}},
+        [("ROLL CASTLE", [face("CASTLE", "VII")])],
+        number=9, faces={"FERN": 6}, ledges={"STAR": ("double-arrow", 1)},
+        revision_3={"owed": ("roll", "P2", ["ROLL FERN", "ROLL OAK"]), "number": 7},
+        revision_2={"owed": ("roll", "P2", ["ROLL FERN", "ROLL OAK"]), "number": 7}),
+    Row("a chaos's dice are main rolls: the roller may pair one of them (level 6)", 6,
+        {"P1": {"garden": ["CASTLE", "SUN"], "wasteland": ["OAK"]},
+         "P2": {"garden": ["TURTLE"]}},
+        [("ROLL CASTLE", [face("CASTLE", "chaos"), drawn("chaos", "CASTLE", 5)])],
+        number=9, faces={"OAK": 5},
+        revision_3={"owed": ("react", "P1", ["PAIR OAK", "PASS"])},
+        revision_2={"owed": ("roll", "P2", ["ROLL TURTLE"]), "number": 5}),
+    Row("... the paired die comes back to the field; the chaos's number stands", 6,
+        {"P1": {"garden": ["CASTLE", "SUN"], "wasteland": ["OAK"]},
+         "P2": {"garden": ["TURTLE"]}},
+        [("ROLL CASTLE", [face("CASTLE", "chaos"), drawn("chaos", "CASTLE", 5)]),
+         ("PAIR OAK", [])],
+        number=9, faces={"OAK": 5},
+        revision_3={"owed": ("roll", "P2", ["ROLL TURTLE"]), "number": 5,
+                    "where": {"CASTLE": ("P1", "field"), "SUN": ("P1", "garden"),
+                              "OAK": ("P1", "field"), "TURTLE": ("P2", "garden")}},
+        revision_2=None),
+    Row("per un pugno di dadi: a turn begun with a standing Square counts once", 6,
+        {"P1": {"field": ["ROCKET"]}, "P2": {"field": ["FERN"]}},
+        [("ROLL ROCKET", [face("ROCKET", 10)])],
+        faces={"ROCKET": 12}, ledges={"FERN": ("square", 1)},
+        standing={"P2": "STANDING SQUARE P2 FERN"}, state={"pugno": 3},
+        revision_3={"owed": ("roll", "P2", ["ROLL FERN"])},  # the fourth turn is played
+        revision_2={"owed": None}),  # counted twice: decided before P2 could roll
 ]
 
 
