@@ -73,7 +73,8 @@ class DiceAge(Engine):
            "sorted by id, as the service always handed them); a Roman numeral equalling "
            "the Number (level 6) may still capture; a Double arrow may double a capture; "
            "a Pair may follow a chaos (level 6); a turn begun with a standing Square "
-           "counts once towards per un pugno di dadi",
+           "counts once towards per un pugno di dadi; a radiation's roller chooses which of "
+           "other players' copies comes back (level 7)",
     }
     conformance_examples = 150
 

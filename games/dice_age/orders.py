@@ -36,7 +36,8 @@ from .state import NO_NUMBER, State, dice_order, in_pool, owned, playable, rolla
 CONDITION_WORDS = ("NUMBER", "DICE", "FIELD", "WASTELAND", "ROLL")
 OPS_FOR = {"draft": ("pick",), "roll": ("roll",), "read": ("read",),
            "icon": ("skip", "recall"),
-           "target": ("pit", "skip", "cannon", "radiation", "capture", "attack", "pass"),
+           "target": ("pit", "skip", "cannon", "radiation", "capture", "attack", "pass",
+                      "pick"),
            "triangle": ("triangle", "keep"), "chaos": ("apply",), "defend": ("defend",),
            "react": ("gear", "smile", "pair", "double", "nut", "instead", "pass"),
            "legion": ("legion", "general", "reserve")}
@@ -600,7 +601,8 @@ HELPS = {
     "read": "READ the side you want.",
     "icon": "SKIP, or RECALL a die from your wasteland to your side of the field.",
     "target": "Name the target (PIT <die>, SKIP <player>, CANNON <player>, RADIATION "
-              "<colour>, CAPTURE <die> or PASS, ATTACK <die>).",
+              "<colour>, CAPTURE <die> or PASS, ATTACK <die>, PICK <die>: the copy a "
+              "radiation brings back).",
     "triangle": "TRIANGLE <die> adds a die and rolls them all again; KEEP <die> makes its "
                 "result your main roll.",
     "chaos": "APPLY <icon>: each effect rolled takes place once, in your order.",
@@ -631,6 +633,9 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
                    f"{pending.get('effect')}: protect yourself?",
             "instead": "your General is about to be lost: send another die instead?",
         }[pending["window"]]
+    elif kind == "target" and pending["effect"] == "copy":
+        title = (f"Your radiation: which player's {spec(pending['type']).name} comes back "
+                 f"(only one copy may be in the field)?")
     elif kind == "target":
         title = f"Your {pending['effect']} needs a target"
     if kind == "legion":

@@ -140,6 +140,9 @@ def _line(event: Event) -> str | None:
     if k == "general-swap":
         return (f"{d['seat']}'s General {_die(d['general'])} is saved{HOW[d['how']]}: the "
                 f"{_die(d['die'])} goes instead.")
+    if k == "copy-chosen":
+        return (f"{d['seat']} chooses {d['owner']}'s {_die(d['die'])} to come back (one copy "
+                f"in the field).")
     if k == "pit":
         return f"The pit swallows {d['target']}'s {_die(d['die'])}: to the wasteland."
     if k == "blank":

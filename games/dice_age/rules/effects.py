@@ -75,6 +75,10 @@ def legal(state: State, seat: str, effect: str, step: Step) -> list[str]:
         return [f"CAPTURE {d}" for d in same] + (["PASS"] if same else [])
     if effect == "attack":
         return [f"ATTACK {d}" for d in owned(state, seat, "garden", "field")]
+    if effect == "copy":
+        left = [f"PICK {d}" for d in step["copies"]
+                if state["dice"][d]["place"] == "wasteland"]
+        return left if len(left) > 1 else []
     raise ValueError(effect)  # pragma: no cover
 
 
@@ -110,11 +114,11 @@ def _choose(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
     seat, effect = step["seat"], step["effect"]
     lines = legal(state, seat, effect, step)
     if not lines:
-        if effect != "capture":
+        if effect not in ("capture", "copy"):
             events.append(Event("maxed", {"seat": seat, "what": effect}))
         return
     state["pending"] = {"kind": "target", "seat": seat, "effect": effect, "legal": lines,
-                        **({"number": step["number"]} if "number" in step else {})}
+                        **{k: step[k] for k in ("number", "type") if k in step}}
 
 
 def choose_target(state: State, seat: str, order: dict[str, Any], rng: RngBase,
@@ -152,6 +156,13 @@ def choose_target(state: State, seat: str, order: dict[str, Any], rng: RngBase,
              {"do": "hit", "effect": "capture", "seat": seat, "die": die, "target": target})
     elif op == "pass":
         events.append(Event("no-capture", {"seat": seat}))
+    elif op == "pick":  # which copy a radiation brings back (level 7, revision 3)
+        die = order["dice"][0]
+        hit = next(s for s in state["queue"] if s["do"] == "hit"
+                   and s["effect"] == "radiation")
+        hit["chosen"][die_type(die)] = die
+        events.append(Event("copy-chosen", {"seat": seat, "die": die,
+                                            "owner": state["dice"][die]["owner"]}))
     elif op == "attack":
         duel(state, seat, order["die"], rng, events)
 
@@ -209,7 +220,15 @@ def _hit(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
         state["duel"] = {"attacker": seat, "target": target, "defend": None}
         state["pending"] = {"kind": "defend", "seat": target, "by": seat, "legal": options}
     elif effect == "radiation":
-        _radiation(state, seat, step["colour"], events)
+        chosen = step.get("chosen")
+        if chosen is None and revision_of(state) >= 3:
+            contested = _contested(state, seat, step["colour"])
+            if contested:  # the roller chooses which copy comes back, then it lands
+                push(state, *[{"do": "choose", "effect": "copy", "seat": seat, "type": t,
+                               "copies": c} for t, c in contested.items()],
+                     {**step, "chosen": {}})
+                return
+        _radiation(state, seat, step["colour"], events, chosen or {})
     elif effect == "capture":
         die = step["die"]
         info = state["dice"][die]
@@ -237,16 +256,34 @@ def _hit(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
         events.append(Event("square", {"seat": seat, "target": target, "die": die}))
 
 
-def _radiation(state: State, seat: str, colour: str, events: list[Event]) -> None:
+def _contested(state: State, seat: str, colour: str) -> dict[str, list[str]]:
+    """The dice types of the colour that only other players' copies (two or more, none
+    of them the roller's and none already in the field) could bring back: the roller
+    chooses which (revision 3; revision 2 took the first clockwise)."""
+    def radiated(s: str) -> list[str]:
+        return [d for d in owned(state, s, "wasteland") if spec(d).colour == colour]
+    mine = {die_type(d) for d in radiated(seat)}
+    in_field = {die_type(d) for d in dice_order(state) if state["dice"][d]["place"] == "field"}
+    copies: dict[str, list[str]] = {}
+    for s in clockwise_from(state, seat)[1:]:
+        for d in radiated(s):
+            if die_type(d) not in mine | in_field:
+                copies.setdefault(die_type(d), []).append(d)
+    return {t: c for t, c in copies.items() if len(c) > 1}
+
+
+def _radiation(state: State, seat: str, colour: str, events: list[Event],
+               chosen: dict[str, str]) -> None:
     """Every player's wasteland dice of the colour come back to the field; only one copy
-    of a die may be in the field (the roller's own dice first, then clockwise)."""
+    of a die may be in the field (the roller's own dice first, then the copy he chose,
+    else the first clockwise)."""
     back: dict[str, list[str]] = {}
     kept: list[str] = []
     for s in clockwise_from(state, seat):
         for d in owned(state, s, "wasteland"):
             if spec(d).colour != colour:
                 continue
-            if any(die_type(o) == die_type(d) and state["dice"][o]["place"] == "field"
+            if chosen.get(die_type(d), d) != d or any(die_type(o) == die_type(d) and state["dice"][o]["place"] == "field"
                    for o in dice_order(state)):
                 kept.append(d)
                 continue

@@ -15,7 +15,7 @@ import pytest
 
 from games.dice_age.engine import ENGINE
 
-from .helpers import drawn, face, play, suspend, table
+from .helpers import drawn, face, legion_table, play, suspend, table
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,37 @@ ROWS = [
                     "where": {"CASTLE": ("P1", "field"), "SUN": ("P1", "garden"),
                               "OAK": ("P1", "field"), "TURTLE": ("P2", "garden")}},
         revision_2=None),
+    Row("radiation with copies only other players hold: the roller chooses (level 7)", 7,
+        {"P1": {"garden": ["TANK", "FERN"]}, "P2": {"garden": ["OAK"], "wasteland": ["MINE"]},
+         "P3": {"garden": ["LILY"], "wasteland": ["MINE2"]}},
+        [("ROLL TANK", [face("TANK", "radiation")]), ("RADIATION ORANGE", [])],
+        revision_3={"owed": ("target", "P1", ["PICK MINE", "PICK MINE2"]),
+                    "default": "PICK MINE"},  # the first clockwise, revision 2's choice
+        revision_2={"owed": ("roll", "P2", ["ROLL MINE", "ROLL OAK"]),
+                    "where": {"TANK": ("P1", "field"), "FERN": ("P1", "garden"),
+                              "OAK": ("P2", "garden"), "MINE": ("P2", "field"),
+                              "LILY": ("P3", "garden"), "MINE2": ("P3", "wasteland")}}),
+    Row("... the chosen copy comes back, the other stays in its wasteland", 7,
+        {"P1": {"garden": ["TANK", "FERN"]}, "P2": {"garden": ["OAK"], "wasteland": ["MINE"]},
+         "P3": {"garden": ["LILY"], "wasteland": ["MINE2"]}},
+        [("ROLL TANK", [face("TANK", "radiation")]), ("RADIATION ORANGE", []),
+         ("PICK MINE2", [])],
+        revision_3={"owed": ("roll", "P2", ["ROLL OAK"]),
+                    "where": {"TANK": ("P1", "field"), "FERN": ("P1", "garden"),
+                              "OAK": ("P2", "garden"), "MINE": ("P2", "wasteland"),
+                              "LILY": ("P3", "garden"), "MINE2": ("P3", "field")}},
+        revision_2=None),
+    Row("... his own copy comes back first, with no choice", 7,
+        {"P1": {"garden": ["TANK", "FERN"], "wasteland": ["MINE3"]},
+         "P2": {"garden": ["OAK"], "wasteland": ["MINE"]},
+         "P3": {"garden": ["LILY"], "wasteland": ["MINE2"]}},
+        [("ROLL TANK", [face("TANK", "radiation")]), ("RADIATION ORANGE", [])],
+        revision_3={"owed": ("roll", "P2", ["ROLL OAK"]),
+                    "where": {"TANK": ("P1", "field"), "FERN": ("P1", "garden"),
+                              "MINE3": ("P1", "field"), "OAK": ("P2", "garden"),
+                              "MINE": ("P2", "wasteland"), "LILY": ("P3", "garden"),
+                              "MINE2": ("P3", "wasteland")}},
+        revision_2={"owed": ("roll", "P2", ["ROLL OAK"])}),
     Row("per un pugno di dadi: a turn begun with a standing Square counts once", 6,
         {"P1": {"field": ["ROCKET"]}, "P2": {"field": ["FERN"]}},
         [("ROLL ROCKET", [face("ROCKET", 10)])],
@@ -125,8 +156,12 @@ ROWS = [
 
 
 def _lay(row: Row, revision: int) -> dict[str, Any]:
-    state = table(row.level, row.layout, number=row.number, skips=row.skips,
-                  revision=revision)
+    if row.level == 7:
+        state = legion_table(row.layout, number=row.number, revision=revision)
+        state["skips"].update(row.skips)
+    else:
+        state = table(row.level, row.layout, number=row.number, skips=row.skips,
+                      revision=revision)
     for die, shown in row.faces.items():
         state["dice"][die]["face"] = shown
     for die, (effect, uses) in row.ledges.items():
