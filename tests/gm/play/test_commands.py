@@ -47,6 +47,28 @@ def test_demo_seeds_users_and_a_game_per_ruleset(tally_engine):
     out = StringIO()
     call_command("demo", stdout=out)
     call_command("demo", stdout=StringIO())  # idempotent
-    assert Game.objects.count() == len(registry.engines())
-    assert all(g.status == "running" for g in Game.objects.all())
+    running = Game.objects.exclude(title="Demo: open table (join me)")
+    assert running.count() == len(registry.engines())
+    assert all(g.status == "running" for g in running)
+    # and a table a newcomer can join: open, one seat taken, room for more
+    table = Game.objects.get(title="Demo: open table (join me)")
+    assert table.status == "open" and table.ruleset == "dungeonquest"
+    assert list(table.seats.values_list("user__username", flat=True)) == ["carol"]
     assert "demo-pass-123" in out.getvalue()
+
+
+def test_a_newcomer_finds_the_demo_s_open_table_and_joins_it(tally_engine, make_user):
+    """Signed up after `make run`: the lobby's "Open games" lists the table (it said "No
+    game is waiting for players" before), and its invite page seats the newcomer."""
+    from django.test import Client
+
+    call_command("demo", stdout=StringIO())
+    newcomer = make_user("newcomer")
+    client = Client()
+    client.force_login(newcomer)
+    lobby = client.get("/").content.decode()
+    table = Game.objects.get(title="Demo: open table (join me)")
+    open_cards = lobby.split('id="open-h"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/games/{table.pk}/invite/"' in open_cards
+    assert client.post(f"/games/{table.pk}/join/").status_code == 302
+    assert table.seats.filter(user=newcomer).exists()

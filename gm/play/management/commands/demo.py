@@ -1,4 +1,6 @@
-"""Seed demo users and a demo game so a newcomer sees a running game at once.
+"""Seed demo users and a demo game so a newcomer sees a running game at once, plus one
+open table (Dungeonquest, carol seated) that a newcomer who signs up can join: without it
+the lobby's "Open games" said "No game is waiting for players" to everyone new.
 
 The demo games' notices (turn opened, one per seat) would print hundreds of lines on a
 console mail backend before `make run` shows its URL, so while seeding, console mail goes
@@ -23,6 +25,7 @@ from gm.play.models import Game
 
 DEMO_PASSWORD = "demo-pass-123"
 DEMO_USERS = ["gm", "alice", "bob", "carol"]
+OPEN_TABLE = ("dungeonquest", "Demo: open table (join me)")
 
 
 class Command(BaseCommand):
@@ -71,6 +74,13 @@ class Command(BaseCommand):
                     actions.join_game(game, users[name])
                 actions.start_game(game, users["gm"])
             self.stdout.write(f"created {title} (game {game.pk})")
+        ruleset, title = OPEN_TABLE
+        if ruleset in registry.engines() and not Game.objects.filter(title=title).exists():
+            with transaction.atomic():
+                game = actions.create_game(users["gm"], ruleset=ruleset, title=title,
+                                           turn_hours=24)
+                actions.join_game(game, users["carol"])
+            self.stdout.write(f"created {title}: open, waiting for players (game {game.pk})")
         self.stdout.write(self.style.SUCCESS(
             f"Demo logins: {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD}); "
             "gm is the GM and a site admin."))
