@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .canonical import canonical_json, clone
+from .canonical import CanonicalError, canonical_json, clone
 from .rng import RngBase
 from .types import Decision, Event, OptionError, Orders
 
@@ -205,6 +205,31 @@ class Engine(ABC):
         their own state type override this and must read it in one order likewise.
         """
         return json.loads(canonical_json(data))
+
+    def canonical(self, state: State) -> tuple[State, str]:
+        """`state` in the one key order states are handed out in, and its canonical text:
+        `from_json(json.loads(text))` with `text = canonical_json(to_json(state))`, the
+        text every state hash is the SHA-256 of (games.core.replay).
+
+        The base class's to_json only copies, which canonical_json does not need (it
+        reads the state without changing it), and its from_json only sorts and checks,
+        which a text written by canonical_json already is: so for an engine that keeps
+        them the state is encoded once and read back once (games.core.replay.run_turn
+        used to encode each state five times and read it four: issue 14). A state that
+        canonical_json refuses as it is (an int key, which the copy's JSON round trip
+        turns into a string) goes through to_json, as before; an engine that overrides
+        to_json or from_json gets them called, as before.
+        """
+        own = type(self)
+        if own.to_json is not Engine.to_json:
+            text = canonical_json(self.to_json(state))
+        else:
+            try:
+                text = canonical_json(state)
+            except CanonicalError:
+                text = canonical_json(self.to_json(state))
+        data = json.loads(text)
+        return (data if own.from_json is Engine.from_json else self.from_json(data)), text
 
     def is_over(self, state: State) -> bool:
         return self.decision(state) is None

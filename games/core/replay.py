@@ -19,11 +19,10 @@ the attempt of the draws it fixes. A game's public export is a `GameRecord` dict
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .canonical import canonical_json, sha256_hex, state_hash
+from .canonical import sha256_hex, state_hash
 from .engine import Engine, State
 from .rng import Draw, ReplayDrawMismatch, ReplayRng, Rng, RngBase
 from .types import Event, Orders
@@ -60,23 +59,27 @@ def canonical_state(engine: Engine, state: State) -> State:
     has been stored and loaded. Every state goes into and comes out of setup and
     resolution in this one order, in the service, in replay and in verification alike.
     """
-    return engine.from_json(json.loads(canonical_json(engine.to_json(state))))
+    return engine.canonical(state)[0]
 
 
 def run_setup(engine: Engine, seats: list[str], options: dict[str, Any],
               rng: RngBase) -> Step:
     state, events = engine.setup(seats, options, rng)
-    state = canonical_state(engine, state)
-    return Step(state, events, list(rng.draws), None, state_hash(engine.to_json(state)))
+    state, text = engine.canonical(state)
+    return Step(state, events, list(rng.draws), None, sha256_hex(text))
 
 
 def run_turn(engine: Engine, state: State, orders: dict[str, Orders], rng: RngBase) -> Step:
-    state = canonical_state(engine, state)
-    before = state_hash(engine.to_json(state))
+    """Resolve one turn on the canonical form of `state` (see canonical_state).
+
+    Each hash is taken of the canonical text the state was read back from
+    (Engine.canonical): the same text `state_hash(engine.to_json(state))` encodes again,
+    so the same hash, without encoding the state twice more."""
+    state, text = engine.canonical(state)
+    before = sha256_hex(text)
     new_state, events = engine.resolve(state, orders, rng)
-    new_state = canonical_state(engine, new_state)
-    return Step(new_state, events, list(rng.draws), before,
-                state_hash(engine.to_json(new_state)))
+    new_state, text = engine.canonical(new_state)
+    return Step(new_state, events, list(rng.draws), before, sha256_hex(text))
 
 
 def secret_rng(secret: str, number: int | None, overrides: dict[Any, Any] | None = None,
