@@ -7,8 +7,10 @@ keeps its connections for GM_WORKER_CONN_MAX_AGE seconds, the way Django keeps t
 across requests: before and after every task `close_old_connections` closes a connection
 that is past its age, broken (errors_occurred and not usable) or left outside autocommit,
 and the first query of the next task checks it (CONN_HEALTH_CHECKS), so a database
-restart costs one reconnect, not a failed task. GM_WORKER_CONN_MAX_AGE=0 restores a
-connection per task.
+restart costs one reconnect, not a failed task; unless the connection came through the
+previous task under a second ago and nothing has arrived on its socket since, which a
+restart would have sent (`before_task`: the check's `SELECT 1` was a round trip per
+turn). GM_WORKER_CONN_MAX_AGE=0 restores a connection per task.
 
 Per-task costs of Celery itself (the worker receives, acks and publishes for every turn;
 the sweep publishes for every due turn):
@@ -30,6 +32,8 @@ the sweep publishes for every due turn):
 from __future__ import annotations
 
 import os
+import select
+import time
 from typing import Any
 
 from celery import Celery, signals
@@ -92,6 +96,61 @@ def between_tasks(sender: Any = None, **kwargs: Any) -> None:
     close_old_connections()
 
 
+# A connection that came through a task without a fault, moments ago, and has received
+# nothing since is taken as healthy by the next task: Django's health check is a
+# `SELECT 1` round trip before every task's first query (a busy worker paid it on every
+# turn, on a connection it had used a millisecond before). What the check is for still
+# holds: a database that restarts or goes away closes the connection's socket (or sends
+# its termination notice down it), which makes the socket readable; a readable socket,
+# or a connection idle for longer than this, is checked the usual way, so a database
+# restart still costs one reconnect, not a failed task.
+RECENTLY_HEALTHY_SECONDS = 1.0
+_fine: dict[str, tuple[Any, float]] = {}  # alias -> (the DB-API connection, when it was)
+
+
+def _quiet(raw: Any) -> bool:
+    """Nothing has arrived on the connection's socket (no EOF, error or message)."""
+    try:
+        poller = select.poll()
+        poller.register(raw.fileno(), select.POLLIN | select.POLLPRI)
+        return not poller.poll(0)
+    except (AttributeError, OSError, ValueError):  # no socket (SQLite), or closed
+        return False
+
+
+def before_task(sender: Any = None, **kwargs: Any) -> None:
+    """task_prerun: Django's per-request rules, then vouch for a connection that was
+    fine moments ago and is quiet (see RECENTLY_HEALTHY_SECONDS) instead of checking it
+    with a round trip."""
+    between_tasks(sender, **kwargs)
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.db import connections
+
+    now = time.monotonic()
+    for conn in connections.all(initialized_only=True):
+        raw, at = _fine.get(conn.alias, (None, 0.0))
+        if (conn.connection is not None and conn.connection is raw
+                and conn.health_check_enabled and not conn.health_check_done
+                and now - at < RECENTLY_HEALTHY_SECONDS and _quiet(raw)):
+            conn.health_check_done = True
+
+
+def after_task(sender: Any = None, **kwargs: Any) -> None:
+    """task_postrun: Django's per-request rules; a connection they keep is fine now."""
+    between_tasks(sender, **kwargs)
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.db import connections
+
+    now = time.monotonic()
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and not conn.errors_occurred:
+            _fine[conn.alias] = (conn.connection, now)
+        else:
+            _fine.pop(conn.alias, None)
+
+
 @signals.worker_init.connect
 def _load_engines(**kwargs: Any) -> None:
     """Import every rules engine as the worker starts, not in its first task.
@@ -121,5 +180,5 @@ def _worker_connections(**kwargs: Any) -> None:
         # Stop the fixup's unconditional close; Django's age and health rules apply.
         fixup.worker_fixup.close_database = lambda **_: None
     persistent_connections(max_age)
-    signals.task_prerun.connect(between_tasks, weak=False, dispatch_uid="gm-db-prerun")
-    signals.task_postrun.connect(between_tasks, weak=False, dispatch_uid="gm-db-postrun")
+    signals.task_prerun.connect(before_task, weak=False, dispatch_uid="gm-db-prerun")
+    signals.task_postrun.connect(after_task, weak=False, dispatch_uid="gm-db-postrun")
