@@ -86,6 +86,9 @@ CASES = [
     # --- Apple ----------------------------------------------------------------------
     Case("iphone-duelists-qp", "duelists", Outcome.ACCEPTED, ["CHAMPION Nathrax"],
          reply=["> Sent from my iPhone"]),
+    Case("outlook-ios-html-only", "dungeonquest", Outcome.ACCEPTED,
+         ["DESTINATION E7", "MOVE EAST", "IF SPIDER THEN FLEE"], turn=2,
+         reply=["> Get Outlook for iOS"]),
     Case("apple-mail-flowed-delsp", "combat_dice", Outcome.ACCEPTED,
          ["EQUIP SWORD, SPELL CHARM HEAL, LIGHT ARMOR", "STANDING IF HP < 5 THEN CAST"]),
     # --- Thunderbird, mutt, K-9, Proton, Yahoo --------------------------------------
@@ -93,6 +96,8 @@ CASES = [
          ["HERO RANGER ADVENTURER"], reply=["> Hallo Spielleiter,", "> Grüße"]),
     Case("mutt-signature-end", "dungeonquest", Outcome.ACCEPTED, ["HERO KNIGHT BARBARIAN"],
          reply=["> hero ranger"]),
+    Case("thunderbird-dungeonquest-error", "dungeonquest", Outcome.INVALID, turn=2,
+         reply=["line 1: MOVE NORTHEAST", "nothing from this message was kept"]),
     Case("k9-android", "duelists", Outcome.ACCEPTED, ["CHAMPION Harys"]),
     Case("protonmail-base64", "duelists", Outcome.ACCEPTED, ["CHAMPION Isdra"]),
     Case("yahoo-unprefixed-quote", "dungeonquest", Outcome.ACCEPTED, ["HERO BARBARIAN"]),
@@ -110,6 +115,9 @@ CASES = [
     Case("subject-only-orders", "combat_dice", Outcome.EMPTY,
          reply=["The subject is not read"]),
     Case("unquoted-comma-display-name", "duelists", Outcome.ACCEPTED, ["CHAMPION Nathrax"]),
+    Case("duelists-seat-not-owing", "duelists", Outcome.REFUSED, seat="P2",
+         reply=["seat P2 owes no orders this turn (waiting for: P1)",
+                "Nothing from this message was kept"]),
     # --- loops, bounces, authentication, routing --------------------------------------
     Case("precedence-auto-reply", "combat_dice", Outcome.LOOP, answered=False),
     Case("mailer-daemon-dsn", "combat_dice", Outcome.LOOP, answered=False,
@@ -122,6 +130,10 @@ CASES = [
     Case("forged-from-stranger", "combat_dice", Outcome.WRONG_SENDER,
          reply=["alice.example@freemail.example", "NOT read as orders"], answer_to="owner",
          envelope_from="alice.example@freemail.example"),
+    # A forged From with the seat's secret address cannot be told apart, but the answer
+    # goes to the registered address (never to Reply-To or Sender): the player learns.
+    Case("spoofed-from-reply-to-elsewhere", "combat_dice", Outcome.ACCEPTED,
+         ["EQUIP NET"], envelope_from="mallory@attacker.example"),
     Case("reply-to-old-turn", "dungeonquest", Outcome.LATE, turn=2,
          reply=["arrived too late"]),
     Case("unknown-address", "combat_dice", Outcome.UNKNOWN_ADDRESS,
@@ -163,8 +175,60 @@ def _unwrapped(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.fixture(scope="module")
+def imap_server():
+    """One throwaway Dovecot for the module (the IMAP path: poll_imap's `imap.poll`)."""
+    import shutil
+    import tempfile
+
+    from .imapserver import DOVECOT, Dovecot
+
+    if DOVECOT is None:
+        pytest.skip("dovecot-imapd is not installed")
+    root = Path(tempfile.mkdtemp(prefix="gm-dovecot-"))
+    server = Dovecot(root, free_port()).start()
+    yield server
+    server.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _by_smtp(port: int, raw: bytes, envelope_from: str, rcpt: str) -> str:
+    with smtplib.SMTP("127.0.0.1", port) as client:
+        assert client.sendmail(envelope_from, [rcpt], raw) == {}
+    return "smtp"
+
+
+def _by_imap(server, raw: bytes) -> str:
+    """Append to the mailbox (as a delivery agent would) and poll it once: no envelope,
+    the message is read back through imap-tools as the poller reads it."""
+    from imap_tools import MailBoxUnencrypted
+
+    from gm.mail import imap
+
+    with MailBoxUnencrypted("127.0.0.1", server.port).login(server.user,
+                                                             server.password) as box:
+        box.append(raw, "INBOX")
+        report = imap.poll(box)
+        assert report.failed == 0 and len(report.processed) == 1
+        box.delete(list(box.uids()))
+    return "imap"
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_client_corpus(case, make_game, listener, mailoutbox):
+    _check(case, make_game, mailoutbox,
+           lambda raw, envelope_from, rcpt: _by_smtp(listener, raw, envelope_from, rcpt))
+
+
+@pytest.mark.services
+@pytest.mark.parametrize("case", [c for c in CASES if not c.rcpt and c.envelope_from is None],
+                         ids=lambda c: c.name)
+def test_client_corpus_by_imap(case, make_game, transactional_db, imap_server, mailoutbox):
+    """The same messages through the IMAP poller (those that need no envelope)."""
+    _check(case, make_game, mailoutbox, lambda raw, _from, _rcpt: _by_imap(imap_server, raw))
+
+
+def _check(case, make_game, mailoutbox, deliver):
     game = make_game(case.ruleset, 2)
     _advance(game, case.turn)
     me, other = seat(game, case.seat), seat(game, "P2" if case.seat == "P1" else "P1")
@@ -178,10 +242,9 @@ def test_client_corpus(case, make_game, listener, mailoutbox):
     raw = _fixture(case, values)
     before = len(mailoutbox)
     envelope_from = me.user.email if case.envelope_from is None else case.envelope_from
-    with smtplib.SMTP("127.0.0.1", listener) as client:
-        assert client.sendmail(envelope_from, [case.rcpt or me.reply_address], raw) == {}
+    transport = deliver(raw, envelope_from, case.rcpt or me.reply_address)
 
-    row = InboundMessage.objects.get(transport="smtp")
+    row = InboundMessage.objects.get(transport=transport)
     assert row.outcome == case.outcome, row.detail
     sub = Submission.objects.filter(seat=me).order_by("-pk").first()
     if case.outcome == Outcome.ACCEPTED:
