@@ -210,6 +210,28 @@ def leading_quote(lines: list[str]) -> int:
     return i
 
 
+def _attribution_above(lines: list[str], quote: int) -> int:
+    """Where the quote starting at line `quote` really starts: at its attribution when
+    the lines just above it (up to three, with a blank line above them, then blank
+    lines) are one ("Le ... a" / "écrit :", as Gmail wraps it in a top-posted reply),
+    so that the attribution goes with the quote and a word of it (a name) is never read
+    as an order. Without that blank line above, the player's own last line could be
+    taken for the start of the attribution: the quote then starts where it did."""
+    end = quote
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    for size in range(1, _ATTRIBUTION_LINES + 1):
+        head = end - size
+        if head < 1 or not lines[head].strip():
+            break
+        if lines[head - 1].strip():
+            continue
+        said = " ".join(line.strip() for line in lines[head:end])
+        if _ATTRIBUTION.match(said) or _ADDRESS_ATTRIBUTION.match(said):
+            return head
+    return quote
+
+
 def strip_reply(text: str, *, later_quote_ends: bool = True) -> Stripped:
     """Split a body into the player's new text and the rest (quotes, signature, and a
     forwarded message with everything after it).
@@ -238,6 +260,7 @@ def strip_reply(text: str, *, later_quote_ends: bool = True) -> Stripped:
             cut = "\n".join(lines[i:]).strip()
             break
         if later_quote_ends and _quoted(line):
+            i = _attribution_above(lines, i)
             text, cut = "\n".join(lines[:i]), "\n".join(lines[i:]).strip()
             break
         if _CLIENT_SIGNATURE.match(line):

@@ -120,3 +120,17 @@ def test_a_reply_repeats_the_subject_once(subject, repeated):
     from gm.mail.replies import reply_subject
 
     assert reply_subject(subject) == repeated
+
+
+@pytest.mark.parametrize("attribution", [
+    "Le mar. 1 déc. 2026 à 14:00, Move East GM <play+abc@gm.example> a\nécrit :",
+    "Am Di., 1. Dez. 2026 um 14:00 Uhr schrieb Attack Dice\n<play+abc@gm.example>:",
+    "On 1 Dec 2026, at 14:00, Hero League GM\n<play+abc@gm.example>\nwrote:",
+])
+def test_a_wrapped_attribution_above_the_quote_goes_with_the_quote(attribution):
+    """Top-posted: the orders, then the attribution (wrapped by the client), then the
+    quote. Its lines are not the player's (the GM's name may hold order words)."""
+    stripped = strip_reply(f"MOVE EAST\n\n{attribution}\n\n> Turn 2 is open.\n")
+    assert stripped.orders == "MOVE EAST"
+    assert stripped.rest.startswith(attribution.split("\n")[0])
+
