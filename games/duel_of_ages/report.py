@@ -90,6 +90,9 @@ def line(event: Event) -> str | None:
     if kind == "placed":
         how = {"reinforcement": "enters the field", "dismissed": "is dismissed",
                "banished": "is banished", "outmaneuvered": "is outmaneuvered"}[d["how"]]
+        if d["space"] is None:
+            return (f"- {d['char']} {how}: Team {d['roller']} rolls {d['die']}, but every "
+                    f"dome is taken: he waits off the map.")
         if d["how"] == "outmaneuvered":
             return f"- {d['char']} {how}: Team {d['roller']} puts him in dome {d['space']}."
         return f"- {d['char']} {how}: Team {d['roller']} rolls {d['die']}, dome {d['space']}."

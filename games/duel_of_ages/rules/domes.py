@@ -17,7 +17,8 @@ from .victory import check_sudden_death
 
 def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: str) -> None:
     """Roll a die and put `char` in an empty dome of that number, else the next number up
-    (6 wraps to 1); when every dome is taken, in a dome holding an ally."""
+    (6 wraps to 1); when every dome is taken, in a dome holding an ally; with none, off
+    the map (see below)."""
     team = state["chars"][char]["team"]
     roller = team if how != "banished" else other(team)
     die = rng.die(f"{how}/{char}", 6)
@@ -38,9 +39,13 @@ def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: st
             if shared:
                 chosen = shared[0]
                 break
-    c["space"] = chosen or by_number[0][0]
     c["down"] = False
-    c["status"] = "map"
+    if chosen is None:
+        # every dome taken, none by allies only: never in with an enemy, and the
+        # rulebook says no more, so (designed) he waits off the map for a reinforcement
+        c["status"] = "reserve"
+    else:
+        c["space"], c["status"] = chosen, "map"
     events.append(Event("placed", {"char": char, "how": how, "die": die, "roller": roller,
                                    "space": c["space"]}))
 

@@ -2,6 +2,8 @@
 
 import pytest
 
+from games.duel_of_ages.engine import ENGINE
+
 from .helpers import kinds, make, play
 
 
@@ -35,6 +37,22 @@ def test_every_dome_full_puts_the_character_with_an_ally():
                                            ("reinforcement/INES", 2)])
     assert after["chars"]["DEX"]["space"] == "A9"     # the last empty dome (number 5)
     assert after["chars"]["INES"]["space"] == "A9"    # all full: in with her ally
+
+
+def test_with_every_dome_taken_by_enemies_a_character_waits_off_the_map():
+    """Never in a dome with an enemy: when every dome is taken and none by allies only,
+    the character cannot be placed (the rulebook does not say what then; designed: he
+    waits off the map and comes back as a reinforcement). Before, he was put in with an
+    enemy, a state the invariants (and so replay verification) refuse."""
+    full = {"KORVATH": ("Black", "A1", []), "SEVEN": ("Black", "K1", []),
+            "BRANNOC": ("Black", "A5", []), "TAMSIN": ("Black", "K5", []),
+            "OBED": ("Black", "K9", []), "HOLLIS": ("Black", "A9", [])}
+    state = make({"DEX": ("White", "reserve", []), "INES": ("White", "reserve", []), **full})
+    after, events = play(state, {"White": ""}, [("reinforcement/DEX", 2),
+                                                ("reinforcement/INES", 5)])
+    assert [after["chars"][k]["status"] for k in ("DEX", "INES")] == ["reserve", "reserve"]
+    assert [e["space"] for e in kinds(events, "placed")] == [None, None]
+    assert "every dome is taken: he waits off the map" in ENGINE.report(events, None)
 
 
 @pytest.mark.parametrize("tower, rolls, health, status, how", [
