@@ -110,6 +110,7 @@ class World:
                                                    self.readers.values()}
         self.checks = 0
         self.asked: set[str] = set()  # the routes asked, for the coverage check
+        self.sent: dict[str | None, list[str]] = {seat: [] for seat in self.legit}
 
     # -- what a reader receives ------------------------------------------------------
     def _values(self, game: Game, seat: str | None) -> dict[str, Any]:
@@ -155,6 +156,7 @@ class World:
                 if route.endswith(("preview.json", "api/games/<int:pk>/orders/")) and \
                         method == "POST":
                     text = self._order_text(game, other if variant == "other" else seat)
+                    self.sent[seat].append(text)  # echoed back: the reader's own text
                     body = {"text": text}
                 out.append((f"{probe} /{route}", method, url, body))
         return out
@@ -340,7 +342,8 @@ class World:
         """Lines of other seats' private reports and prompts that nothing the reader may
         know contains (their own reports and prompts, the public ones, their views)."""
         secret: set[str] = set()
-        known: list[str] = [*self.legit[reader_seat], *self.legit[None]]
+        known: list[str] = [*self.legit[reader_seat], *self.legit[None],
+                            *self.sent[reader_seat]]
         game = Game.objects.get(pk=self.game.pk)
         for viewer in {reader_seat, None}:  # the setup report (the turn 0 page)
             known += _md_lines(actions.setup_report(game, viewer))
