@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from games.core import replay as replay_module
 from games.core.engine import REVISION
 from games.core.replay import Mismatch, replay
 from games.dice_age import engine as engine_module
@@ -106,13 +105,13 @@ def test_a_game_of_revision_2_replays_whatever_order_its_states_come_in(monkeypa
     them sorted by id, so a caller that keeps its states in another key order (here:
     every state reversed before the engine sees it) replays the same game."""
     record = _revision_2_records()[0]
-    original = replay_module.canonical_state
+    original = ENGINE.canonical  # what run_setup/run_turn hand the engine its state by
 
-    def reversed_keys(engine, state):
-        state = original(engine, state)
-        return {**state, "dice": dict(reversed(state["dice"].items()))}
+    def reversed_keys(state):
+        state, text = original(state)
+        return {**state, "dice": dict(reversed(state["dice"].items()))}, text
 
-    monkeypatch.setattr(replay_module, "canonical_state", reversed_keys)
+    monkeypatch.setattr(ENGINE, "canonical", reversed_keys)
     final, verdict = replay(ENGINE, record)
     assert verdict.ok and verdict.final_hash == record["final_hash"]
     # Without the engine's own sorting the reversed order would show: the same game

@@ -34,7 +34,7 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 
 from games.core import registry
@@ -86,6 +86,29 @@ def _md_lines(markdown: str) -> set[str]:
 
 class _Undo(Exception):
     """Raised to roll a savepoint back: the probes and the changes leave nothing behind."""
+
+
+def _sequences() -> list[tuple[str, str, int | None, int]]:
+    """PostgreSQL's sequences and where they stand (a rollback does not take back the
+    ids a savepoint drew, SQLite's do come back); [] elsewhere."""
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT schemaname, sequencename, last_value, start_value "
+                       "FROM pg_sequences")
+        return list(cursor.fetchall())
+
+
+def _rewind(sequences: list[tuple[str, str, int | None, int]]) -> None:
+    """Set each sequence back where `_sequences` saw it: a row a probe writes in the
+    second reading gets the id it got in the first (the log API shows ids)."""
+    with connection.cursor() as cursor:
+        for schema, name, last, start in sequences:
+            qualified = connection.ops.quote_name(schema) + "." + connection.ops.quote_name(name)
+            if last is None:
+                cursor.execute("SELECT setval(%s::regclass, %s, false)", [qualified, start])
+            else:
+                cursor.execute("SELECT setval(%s::regclass, %s, true)", [qualified, last])
 
 
 class World:
@@ -248,6 +271,7 @@ class World:
     def _reading(self, reader: str, game: Game, change=None, *, everything: bool
                  ) -> dict[str, str] | None:
         got: dict[str, str] | None = None
+        sequences = _sequences()
         try:
             with transaction.atomic():
                 if change is None or change():
@@ -255,6 +279,7 @@ class World:
                 raise _Undo
         except _Undo:
             pass
+        _rewind(sequences)
         return got
 
     def _perturb(self, game: Game, held: TurnRecord | None, seat: str | None, pick) -> bool:
