@@ -16,6 +16,7 @@ an empty deck after a Spear Charge, a twin of a Power Up...).
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -313,14 +314,24 @@ def answer(state: dict[str, Any], kind: str, wanted: dict[str, Any], hits: int) 
     return absorb_line(wanted["absorb"][hits])
 
 
-@pytest.mark.parametrize("seed", range(400))
+def _asks(seed: int) -> bool:
+    """A position with a turn to play: the attacker could refill, and the starter's first
+    lead has an attack (else the turn passes and nobody is asked)."""
+    made = position(seed)
+    return made is not None and bool(made[0]["awaiting"])
+
+
+# The first 400 seeds whose position has a turn to play (about 1 in 36 has none): every
+# case collected is a case run, none skipped.
+PLAYABLE = list(itertools.islice(filter(_asks, itertools.count()), 400))
+
+
+@pytest.mark.parametrize("seed", PLAYABLE)
 def test_the_engine_plays_a_game_turn_as_an_independent_reading_of_the_rulebook(seed):
     made = position(seed)
-    if made is None:
-        pytest.skip("the attacker could not refill: no turn to play")
+    assert made is not None
     state, texts, wanted = made
-    if not state["awaiting"]:
-        pytest.skip("the starter's first lead has no attack: the turn passes unasked")
+    assert state["awaiting"]
     assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
     try:
         parsed = {seat: ENGINE.parse_orders(state, seat, text) for seat, text in texts.items()}
