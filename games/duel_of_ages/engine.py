@@ -32,7 +32,7 @@ class DuelOfAgesEngine(Engine):
     max_seats: ClassVar[int] = 2
     hidden_information: ClassVar[bool] = True
     conformance_examples: ClassVar[int] = 100  # games now span three maps and three limits
-    revision: ClassVar[int] = 3
+    revision: ClassVar[int] = 4
     revisions: ClassVar[dict[int, str]] = {
         1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
         2: "opportunity fire: each FIRE line of the waiting team for one character is one "
@@ -48,6 +48,11 @@ class DuelOfAgesEngine(Engine):
            "walls) is its placement's alone (revision 2 and before: in the order the "
            "build placed them). Not gated, since no state changes: the characters are "
            "revealed before the labyrinths are placed (before: after the map was built)",
+        4: "a guardian turned face up stays face up in its deck, so the deck coming round "
+           "to it shows it to both teams (before: a card put under the deck came back face "
+           "down); the Adventure phase goes in the order the team writes its CHALLENGE, "
+           "MERCY, HAVOC and MANEUVER lines, a chain reaction at once (before: every tower, "
+           "then the labyrinths)",
     }
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),

@@ -102,14 +102,17 @@ def line(event: Event) -> str | None:
     if kind == "guardian":
         g = catalog.guardians()[d["guardian"]]
         bonus = " (+1 for his own age)" if d["bonus"] else ""
-        return (f"- {d['char']} faces {g['title']} in the {d['age']} labyrinth, "
+        face = {True: ", turned face up,", False: ", face up already,"}.get(
+            d.get("revealed"), "")
+        return (f"- {d['char']} faces {g['title']}{face} in the {d['age']} labyrinth, "
                 f"{g['rating']} against {g['against']}{bonus}: {_roll(d)}; "
                 f"results: {', '.join(d['results'])}.")
     if kind == "guardian_defeated":
         return (f"- Team {d['team']}'s guardian position in the {d['age']} labyrinth "
-                f"moves to {d['space']}.")
+                f"moves to {d['space']}.{_next_guardian(d)}")
     if kind == "mercy":
-        return f"- {d['char']} begs for mercy in the {d['age']} labyrinth."
+        return (f"- {d['char']} begs for mercy in the {d['age']} labyrinth."
+                f"{_next_guardian(d)}")
     if kind == "draw":
         text = f"- {d['char']} draws {d['count']} card(s)"
         return text + "."
@@ -159,3 +162,10 @@ def line(event: Event) -> str | None:
 def report(events: list[Event], viewer: str | None) -> str:
     lines = [text for e in events if e.visible_to(viewer) and (text := line(e))]
     return "\n".join(lines).strip() + "\n" if lines else "Nothing happened.\n"
+
+
+def _next_guardian(d: dict[str, Any]) -> str:
+    """Rules revision 4: the guardian the deck comes round to, when it lies face up."""
+    if d.get("next"):
+        return f" Next in that labyrinth, face up: {catalog.guardians()[d['next']]['title']}."
+    return ""

@@ -123,6 +123,10 @@ def invariants(state: State) -> list[str]:
             problems.append(f"the {age} guardian deck is wrong")
         if any(not 0 <= p < len(hexmap.labyrinths()[age]) for p in lab["positions"].values()):
             problems.append(f"a guardian position is off the {age} labyrinth")
+        if "shown" in lab and (not set(lab["shown"]) <= set(lab["deck"])
+                               or lab["shown"] != sorted(set(lab["shown"]))
+                               or lab["face_up"] != (lab["deck"][0] in lab["shown"])):
+            problems.append(f"the {age} guardians face up are wrong")
     if state["active"] not in SEATS:
         problems.append("no active team")
     return problems

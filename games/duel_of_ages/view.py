@@ -8,7 +8,7 @@ from games.core.canonical import clone
 
 from . import catalog
 from .orders import GRAMMAR
-from .rules import build
+from .rules import build, labyrinth
 from .state import SEATS, State
 
 
@@ -47,9 +47,11 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                            "winner": state["winner"], "summary": state["summary"],
                            "chars": chars, "deck_size": len(state["deck"]),
                            "discard": list(state["discard"])}
+    # a guardian deck as the table shows it: face-up guardians by name, face-down ones
+    # only by their place in the deck (the GM sees the whole order)
     out["labyrinths"] = {
         age: {"positions": dict(lab["positions"]), "cards": len(lab["deck"]),
-              "guardian": lab["deck"][0] if lab["face_up"] else None,
+              "guardian": labyrinth.faces(lab)[0], "faces": labyrinth.faces(lab),
               **({"deck": list(lab["deck"])} if seat == "*" else {})}
         for age, lab in state["labyrinths"].items()}
     # cards on the ground: face-up ones by name, face-down ones only counted
@@ -83,7 +85,10 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
     hidden += [(("ground", where), i) for where, pile in sorted(s["ground"].items())
                for i, e in enumerate(pile) if not e["revealed"]]
     choices = ["deck"] if len(s["deck"]) >= 2 else []
-    choices.append("guardians")
+    face_down = {age: [i for i, face in enumerate(labyrinth.faces(lab)) if face is None]
+                 for age, lab in sorted(s["labyrinths"].items())}
+    if any(len(places) >= 2 for places in face_down.values()):
+        choices.append("guardians")
     if hidden and s["deck"]:
         choices.append("card")
     if seat in SEATS:
@@ -103,10 +108,12 @@ def perturb(state: State, seat: str | None, pick: Any) -> State | None:
         s["chars"] = {(new if k == old else k): v for k, v in s["chars"].items()}
         return s
     if what == "guardians":
-        lab = s["labyrinths"][pick(sorted(s["labyrinths"]))]
-        first = 1 if lab["face_up"] else 0
-        i = pick(range(first + 1, len(lab["deck"])))
-        lab["deck"][first], lab["deck"][i] = lab["deck"][i], lab["deck"][first]
+        # two face-down guardians change places (a face-up one is seen by all)
+        age = pick([a for a, places in face_down.items() if len(places) >= 2])
+        deck = s["labyrinths"][age]["deck"]
+        first = face_down[age][0]
+        i = pick(face_down[age][1:])
+        deck[first], deck[i] = deck[i], deck[first]
     elif what == "deck":
         i = pick(range(1, len(s["deck"])))
         s["deck"][0], s["deck"][i] = s["deck"][i], s["deck"][0]

@@ -161,85 +161,94 @@ HAVOC_THEN = {"FOPP": "banished", "FAIL": "banished", "SQUEAK": "dismissed",
 
 def adventure(state: State, rng: RngBase, events: Events, team: str,
               wishes: dict[str, dict[str, Any]] | None = None) -> None:
-    """Each character of the team standing in a tower must challenge it."""
+    """Each character of the team standing in a tower must challenge it (before rules
+    revision 4 every tower is taken this way, in the towers' order, before any
+    labyrinth; see labyrinth.adventures for revision 4)."""
     wishes = wishes or {}
     for space, kind in sorted(hexmap.towers().items()):
         for key in at(state, space, team):
-            me = catalog.character(key)
-            bonus = abilities.value(state, key, "tower_bonus")  # never the age bonus
-            if kind in ("havoc", "maneuver"):
-                against = "green" if kind == "havoc" else "blue"
-                number = challenge.challenge_number(me["strength"], against, bonus)
-                result = challenge.roll(rng, f"tower/{key}", number)
-                level = result["level"]
-                then = (HAVOC_THEN if kind == "havoc" else MANEUVER_THEN)[level]
-                events.append(Event("tower", {"char": key, "tower": kind,
-                                              "rating": "strength", **result, "damage": 0,
-                                              "heal": 0, "then": then}))
-                c = state["chars"][key]
-                if kind == "havoc" and level == "FOPP":
-                    state["discard"] += [e["card"] for e in c["cards"]]
-                    events.append(Event("cards_lost_all", {
-                        "char": key, "cards": [e["card"] for e in c["cards"]]}))
-                    c["cards"], c["mount"] = [], None
-                elif kind == "havoc" and level != "FAIL":
-                    havoc(state, events, key, level, wishes.get(key, {}))
-                elif kind == "maneuver" and level in ("SQUEAK", "PASS", "AMAZE"):
-                    maneuver(state, rng, events, key, level, wishes.get(key, {}))
-                if then == "outmaneuvered":
-                    # the enemy picks the empty dome (CHOOSE DOME), else the lowest one
-                    c["space"] = None
-                    empty = sorted((n, s) for s, n in hexmap.domes().items()
-                                   if not at(state, s))
-                    chosen = _choice(state, "dome")
-                    c["space"] = chosen if chosen in [s for _, s in empty] else (
-                        empty[0][1] if empty else space)
-                    c["down"] = False
-                    events.append(Event("placed", {"char": key, "how": "outmaneuvered",
-                                                   "die": 0, "roller": other(team),
-                                                   "space": c["space"]}))
-                else:
-                    place_in_dome(state, rng, events, key, then)
-                continue
-            if kind == "knowledge":
-                number = challenge.challenge_number(me["wits"], "blue", bonus)
-                result = challenge.roll(rng, f"tower/{key}", number)
-                shown, then = KNOWLEDGE[result["level"]]
-                events.append(Event("tower", {"char": key, "tower": kind, "rating": "wits",
-                                              **result, "damage": 0, "heal": 0,
-                                              "then": then}))
-                if shown < 0:
-                    for entry in state["chars"][key]["cards"]:
-                        if not entry["revealed"]:
-                            entry["revealed"] = True
-                            events.append(Event("reveal", {"char": key,
-                                                           "card": entry["card"]}))
-                else:
-                    reveal_cards(state, events, other(team), shown)
-                place_in_dome(state, rng, events, key, then)
-                continue
-            if kind == "desperation":
-                number = challenge.challenge_number(me["wits"], "green", bonus)
-                rating = "wits"
-            else:
-                rating = max(("strength", "wits"),
-                             key=lambda r: catalog.colour_value(me[r]))
-                number = challenge.challenge_number(me[rating], "yellow", bonus)
-            result = challenge.roll(rng, f"tower/{key}", number)
-            damage, heal, lose, then = TOWERS[kind][result["level"]]
-            c = state["chars"][key]
-            healed = min(me["health"], c["health"] + heal) - c["health"]
-            c["health"] = max(0, c["health"] + healed - damage)
-            events.append(Event("tower", {"char": key, "tower": kind, "rating": rating,
-                                          **result, "damage": damage, "heal": healed,
-                                          "then": then}))
-            if lose:
-                state["discard"] += [e["card"] for e in c["cards"]]
-                events.append(Event("cards_lost_all", {"char": key,
-                                                       "cards": [e["card"] for e in c["cards"]]}))
-                c["cards"], c["mount"] = [], None
-            if then == "killed" or c["health"] == 0:
-                eliminate(state, events, key)
-            else:
-                place_in_dome(state, rng, events, key, then)
-            check_sudden_death(state, events)
+            tower(state, rng, events, key, space, kind, wishes.get(key, {}))
+
+
+def tower(state: State, rng: RngBase, events: Events, key: str, space: str, kind: str,
+          wish: dict[str, Any]) -> None:
+    """One character challenges the tower he stands in."""
+    team = state["chars"][key]["team"]
+    me = catalog.character(key)
+    bonus = abilities.value(state, key, "tower_bonus")  # never the age bonus
+    if kind in ("havoc", "maneuver"):
+        against = "green" if kind == "havoc" else "blue"
+        number = challenge.challenge_number(me["strength"], against, bonus)
+        result = challenge.roll(rng, f"tower/{key}", number)
+        level = result["level"]
+        then = (HAVOC_THEN if kind == "havoc" else MANEUVER_THEN)[level]
+        events.append(Event("tower", {"char": key, "tower": kind,
+                                      "rating": "strength", **result, "damage": 0,
+                                      "heal": 0, "then": then}))
+        c = state["chars"][key]
+        if kind == "havoc" and level == "FOPP":
+            state["discard"] += [e["card"] for e in c["cards"]]
+            events.append(Event("cards_lost_all", {
+                "char": key, "cards": [e["card"] for e in c["cards"]]}))
+            c["cards"], c["mount"] = [], None
+        elif kind == "havoc" and level != "FAIL":
+            havoc(state, events, key, level, wish)
+        elif kind == "maneuver" and level in ("SQUEAK", "PASS", "AMAZE"):
+            maneuver(state, rng, events, key, level, wish)
+        if then == "outmaneuvered":
+            # the enemy picks the empty dome (CHOOSE DOME), else the lowest one
+            c["space"] = None
+            empty = sorted((n, s) for s, n in hexmap.domes().items()
+                           if not at(state, s))
+            chosen = _choice(state, "dome")
+            c["space"] = chosen if chosen in [s for _, s in empty] else (
+                empty[0][1] if empty else space)
+            c["down"] = False
+            events.append(Event("placed", {"char": key, "how": "outmaneuvered",
+                                           "die": 0, "roller": other(team),
+                                           "space": c["space"]}))
+        else:
+            place_in_dome(state, rng, events, key, then)
+        return
+    if kind == "knowledge":
+        number = challenge.challenge_number(me["wits"], "blue", bonus)
+        result = challenge.roll(rng, f"tower/{key}", number)
+        shown, then = KNOWLEDGE[result["level"]]
+        events.append(Event("tower", {"char": key, "tower": kind, "rating": "wits",
+                                      **result, "damage": 0, "heal": 0,
+                                      "then": then}))
+        if shown < 0:
+            for entry in state["chars"][key]["cards"]:
+                if not entry["revealed"]:
+                    entry["revealed"] = True
+                    events.append(Event("reveal", {"char": key,
+                                                   "card": entry["card"]}))
+        else:
+            reveal_cards(state, events, other(team), shown)
+        place_in_dome(state, rng, events, key, then)
+        return
+    if kind == "desperation":
+        number = challenge.challenge_number(me["wits"], "green", bonus)
+        rating = "wits"
+    else:
+        rating = max(("strength", "wits"),
+                     key=lambda r: catalog.colour_value(me[r]))
+        number = challenge.challenge_number(me[rating], "yellow", bonus)
+    result = challenge.roll(rng, f"tower/{key}", number)
+    damage, heal, lose, then = TOWERS[kind][result["level"]]
+    c = state["chars"][key]
+    healed = min(me["health"], c["health"] + heal) - c["health"]
+    c["health"] = max(0, c["health"] + healed - damage)
+    events.append(Event("tower", {"char": key, "tower": kind, "rating": rating,
+                                  **result, "damage": damage, "heal": healed,
+                                  "then": then}))
+    if lose:
+        state["discard"] += [e["card"] for e in c["cards"]]
+        events.append(Event("cards_lost_all", {"char": key,
+                                               "cards": [e["card"] for e in c["cards"]]}))
+        c["cards"], c["mount"] = [], None
+    if then == "killed" or c["health"] == 0:
+        eliminate(state, events, key)
+    else:
+        place_in_dome(state, rng, events, key, then)
+    check_sudden_death(state, events)

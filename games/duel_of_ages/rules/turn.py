@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.orders import merge_standing
 from games.core.rng import RngBase
 from games.core.types import Event, Orders
@@ -50,7 +51,7 @@ def setup(seats: list[str], options: dict[str, Any], rng: RngBase) -> tuple[Stat
     elif kind == "standard":
         state["map"] = pieces.standard()
     with hexmap.using(state.get("map")):
-        labyrinth.setup(state, rng)
+        labyrinth.setup(state, rng, revision_of(options))
     if kind != "build":
         build.reveal(state, events)
     return state, events
@@ -119,12 +120,16 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
         melee_phase(state, rng, events, team,
                     {seat: _conditional(state, items[seat], {"melee", "hold"}, moved)
                      for seat in (team, waiting)})
-        wishes: dict[str, dict[str, Any]] = {}
-        for order in _plain(items[team], {"havoc", "maneuver"}):
-            wishes.setdefault(order["char"], order)
-        adventure(state, rng, events, team, wishes)
-        labyrinth.adventure(state, rng, events, team,
-                            _plain(items[team], {"challenge", "mercy"}))
+        if revision_of(state) >= 4:  # in the order the team writes
+            labyrinth.adventures(state, rng, events, team, _plain(
+                items[team], {"challenge", "mercy", "havoc", "maneuver"}))
+        else:  # the towers, then the labyrinths
+            wishes: dict[str, dict[str, Any]] = {}
+            for order in _plain(items[team], {"havoc", "maneuver"}):
+                wishes.setdefault(order["char"], order)
+            adventure(state, rng, events, team, wishes)
+            labyrinth.adventure(state, rng, events, team,
+                                _plain(items[team], {"challenge", "mercy"}))
         reinforce(state, rng, events, team, [o["char"] for o in _plain(items[team], {"reinforce"})])
     except victory.GameOver:
         return events

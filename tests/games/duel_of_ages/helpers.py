@@ -86,10 +86,14 @@ def make(chars: dict[str, tuple], *, active: str = "White", round_: int = 1,
     state["labyrinths"] = {
         age: {"deck": sorted((k for k, g in catalog.guardians().items() if g["age"] == age),
                              key=lambda k: (k not in FIRST_GUARDIANS, k)),
-              "face_up": False, "positions": {s: len(spaces) - 1 for s in SEATS}}
+              "face_up": False, "positions": {s: len(spaces) - 1 for s in SEATS},
+              **({"shown": []} if revision >= 4 else {})}
         for age, spaces in ages.items()}
     for age, where in (labyrinths or {}).items():
         state["labyrinths"][age].update(where)
+    for lab in state["labyrinths"].values():  # revision 4: the top card face up is shown
+        if "shown" in lab and lab["face_up"] and lab["deck"][0] not in lab["shown"]:
+            lab["shown"] = sorted(lab["shown"] + [lab["deck"][0]])
     assert ENGINE.invariants(state) == [], ENGINE.invariants(state)
     return state
 

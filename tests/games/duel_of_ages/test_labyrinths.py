@@ -105,7 +105,8 @@ def test_the_face_up_guardian_is_public_and_the_rest_hidden():
                  labyrinths={"colonial": {"face_up": True}})
     view = ENGINE.view(state, "Black")["labyrinths"]["colonial"]
     assert view == {"positions": {"White": 2, "Black": 2}, "cards": 10,
-                    "guardian": "DUELLING_MASTER"}
+                    "guardian": "DUELLING_MASTER",
+                    "faces": ["DUELLING_MASTER"] + [None] * 9}
     assert "deck" in ENGINE.view(state, "*")["labyrinths"]["colonial"]
 
 
