@@ -27,6 +27,7 @@ from .rules import setup as setup_rules
 from .state import (
     LEVELS,
     State,
+    barred,
     dice_order,
     in_pool,
     in_revision_order,
@@ -56,7 +57,7 @@ class DiceAge(Engine):
                          help="level 7: the value of each Legion"),
     }
     hidden_information = True  # each seat's standing orders are its own secret
-    revision = 3
+    revision = 4
     revisions = {
         1: "the rules as they were before revisions (every game stored before 1 Dec 2026)",
         2: "levels 5-7: a knocked-out seat's new round passes over a seat owing a skipped "
@@ -75,6 +76,13 @@ class DiceAge(Engine):
            "a Pair may follow a chaos (level 6); a turn begun with a standing Square "
            "counts once towards per un pugno di dadi; a radiation's roller chooses which of "
            "other players' copies comes back (level 7)",
+        4: "the rules audit continued: every die used in a main roll is barred from the "
+           "roller's next main roll (a kept triangle result, each die whose result a "
+           "chaos counted), not only the die he rolled; a triangle within a chaos is not "
+           "a main roll of its own, its kept result joins the chaos's (a lower number, an "
+           "effect not yet rolled); at level 6 a Pair may match any die of a triangle "
+           "throw, each throw; a Square played is an effect a Double arrow may double "
+           "(the Square keeps a second use)",
     }
     conformance_examples = 150
 
@@ -260,7 +268,8 @@ class DiceAge(Engine):
             entry.update(out=who in state["out"], skips=state["skips"][who],
                          playable=len(playable(state, who)))
             if lv.effects:
-                entry.update(last=state["last"][who], forced=list(state["forced"][who]))
+                entry.update(last=", ".join(barred(state, who)) or None,
+                             forced=list(state["forced"][who]))
             if gm or who == seat:
                 entry["standing"] = [order_lang.GRAMMAR.render(i)
                                      for i in state["standing"][who]]

@@ -31,7 +31,7 @@ from games.core.types import OrderError, Orders, OrdersInvalid
 
 from .dice import COLOURS, DICE, ICONS, ROMAN, Face, face_text, read, spec
 from .levels import rules
-from .state import NO_NUMBER, State, dice_order, in_pool, owned, playable, rollable
+from .state import NO_NUMBER, State, barred, dice_order, in_pool, owned, playable, rollable
 
 CONDITION_WORDS = ("NUMBER", "DICE", "FIELD", "WASTELAND", "ROLL")
 OPS_FOR = {"draft": ("pick",), "roll": ("roll",), "read": ("read",),
@@ -364,7 +364,7 @@ def problem(state: State, seat: str, order: dict[str, Any], *, conditions: bool 
     if op == "pick" and not any(d in in_pool(state) for d in order["dice"]):
         return "none of these dice is still in the centre"
     if op == "roll" and order["die"] not in rollable(state, seat):
-        if rules(state).never_twice and order["die"] == state["last"].get(seat):
+        if rules(state).never_twice and order["die"] in barred(state, seat):
             return f"{order['die']} made your last main roll: never the same die twice in a row"
         return f"{order['die']} is not one of the dice you can roll now"
     if op == "read" and order["face"] not in pending["sides"]:
@@ -412,7 +412,7 @@ def square_problem(state: State, seat: str, order: dict[str, Any]) -> str | None
     if state["dice"][die]["owner"] != target or \
             state["dice"][die]["place"] not in ("garden", "field"):
         return f"{die} is not one of {target}'s dice in play"
-    if die == state["last"][target]:
+    if die in barred(state, target):
         return f"{target} just played {die}: a Square may not name it"
     return None
 

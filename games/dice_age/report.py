@@ -170,6 +170,8 @@ def _line(event: Event) -> str | None:
         return f"{d['seat']} captures nothing."
     if k == "square":
         return f"{d['target']} must roll the {_die(d['die'])} next (Square by {d['seat']})."
+    if k == "square-play":
+        return f"{d['seat']} plays his Square."
     if k == "square-refused":
         return f"{d['seat']}'s Square order cannot be played now: {d['why']}."
     if k == "square-obeyed":

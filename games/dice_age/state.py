@@ -38,6 +38,10 @@ NO_NUMBER = 99
 """What the condition word NUMBER reads while no Number stands: anything may be rolled."""
 ORDERED_SINCE = 3
 """The rules revision from which the dice are walked in catalogue order (`dice_order`)."""
+BARRED_SINCE = 4
+"""The rules revision from which every die used in a main roll this turn is barred from
+the seat's next main roll (a kept triangle result, the dice whose results a chaos
+counted), not only the die he picked up and rolled (`barred`)."""
 _CATALOGUE = {die: i for i, die in enumerate(DICE)}
 
 
@@ -91,7 +95,8 @@ def new_state(seats: list[str], level: int, points: int = 500) -> State:
         for info in state["dice"].values():
             info.update(pos=None, susp=None)
         state.update(
-            last={s: None for s in seats},   # the die of each seat's last main roll
+            last={s: None for s in seats},   # the die (from revision 4: dice) of each
+            # seat's last main roll, barred from his next one (`barred`)
             forced={s: [] for s in seats},   # dice a Square obliges the seat to roll next
             paired={s: False for s in seats},  # a Pair used this turn (level 6)
             queue=[], roll=None, doubling=0, pugno=None, turns=0, chaos=None, tri=None,
@@ -162,6 +167,19 @@ def legendary_clash(state: State, seat: str, die: str) -> bool:
     return False
 
 
+def barred(state: State, seat: str) -> list[str]:
+    """The dice the seat used in a main roll on his last turn: never twice in a row.
+
+    Revisions 1-3 keep one die, the one he picked up and rolled. From revision 4 `last`
+    lists every die used in a main roll that turn (rules/flow.py `bar`): that die, the
+    result he kept from a triangle, and each die whose result a chaos counted.
+    """
+    last = state["last"][seat]
+    if last is None:
+        return []
+    return [last] if isinstance(last, str) else list(last)
+
+
 def rollable(state: State, seat: str) -> list[str]:
     """Dice the seat may pick for its main roll now.
 
@@ -174,7 +192,8 @@ def rollable(state: State, seat: str) -> list[str]:
     if not lv.effects:
         return dice
     survival = lv.survival and len(dice) == 1
-    out = [d for d in dice if not lv.never_twice or d != state["last"][seat] or survival]
+    bar = barred(state, seat)
+    out = [d for d in dice if not lv.never_twice or d not in bar or survival]
     if lv.legendary:
         out = [d for d in out if state["dice"][d]["place"] == "field"
                or not legendary_clash(state, seat, d)]

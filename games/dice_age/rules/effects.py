@@ -406,6 +406,8 @@ def _chaos_collect(state: State, step: Step, rng: RngBase, events: list[Event]) 
     icons = chaos["icons"] + [i for i in icons if i not in chaos["icons"]]
     if "chaos" in icons:
         events.append(Event("fizzle", {"seat": seat}))
+    if revision_of(state) >= 4:  # every effect rolled, for a triangle within the chaos
+        chaos["icons"] = list(icons)
     chaos["todo"] = [i for i in icons if i != "chaos"]
     events.append(Event("chaos-result", {"seat": seat, "low": chaos["low"],
                                          "icons": list(chaos["todo"])}))
@@ -420,6 +422,7 @@ def _chaos_next(state: State, step: Step, rng: RngBase, events: list[Event]) -> 
         adjust = (state["roll"] or {}).get("adjust", 0)
         state["chaos"] = None
         if low is not None:
+            flow.bar(state, seat, low[1])  # its result counts: a main roll (revision 4)
             state["roll"] = {"seat": seat, "die": low[1], "adjust": adjust, "geared": True}
             flow.settle_number(state, seat, low[1], low[0] + adjust, events)
         return
@@ -436,8 +439,11 @@ def apply_chaos(state: State, seat: str, icon: str, rng: RngBase, events: list[E
     chaos = state["chaos"]
     state["pending"] = None
     chaos["todo"].remove(icon)
-    die = next((d for d in chaos["dice"] if state["dice"][d]["face"] == icon
-                and state["dice"][d]["place"] == "field"), chaos["die"])
+    shown = next((d for d in chaos["dice"] if state["dice"][d]["face"] == icon
+                  and state["dice"][d]["place"] == "field"), None)
+    die = shown or chaos["die"]
+    if shown is not None:
+        flow.bar(state, seat, shown)  # its result counts: a main roll (revision 4)
     push(state, {"do": "chaos-next", "seat": seat})
     if icon in SUSPENDING:
         if state["dice"][die]["place"] == "field" and not state["dice"][die].get("susp"):
@@ -501,7 +507,10 @@ def _tri_throw(state: State, step: Step, rng: RngBase, events: list[Event]) -> N
     tri["group"] = dice
     faces = [flow.throw(state, d, rng, "triangle", events) for d in dice]
     events.append(Event("triangle-roll", {"seat": seat, "dice": dice, "faces": faces}))
-    push(state, *flow.read_steps(state, seat, dice), {"do": "tri-keep", "seat": seat})
+    pair: list[Step] = []
+    if rules(state).pair and revision_of(state) >= 4:  # a Pair may follow any roll
+        pair = [{"do": "window", "kind": "pair", "seat": seat, "dice": dice}]
+    push(state, *flow.read_steps(state, seat, dice), *pair, {"do": "tri-keep", "seat": seat})
 
 
 def _tri_keep(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
@@ -524,13 +533,45 @@ def _tri_keep(state: State, step: Step, rng: RngBase, events: list[Event]) -> No
 
 
 def keep(state: State, seat: str, die: str, events: list[Event]) -> None:
-    """The chosen triangle result is the main roll; the other dice stay in the Valley."""
+    """The chosen triangle result is the main roll; the other dice stay in the Valley.
+
+    From revision 4 the kept die is barred from the seat's next main roll like the die
+    he rolled (a kept chaos is not: the dice its own throw counts are), and a triangle
+    thrown within a chaos is not a main roll of its own: its result joins the chaos's
+    (revisions 1-3 settled it as a main roll there and then, and the chaos's lowest
+    number after it)."""
     state["pending"] = None
     state["tri"] = None
-    events.append(Event("keep", {"seat": seat, "die": die,
-                                 "face": state["dice"][die]["face"]}))
+    face = state["dice"][die]["face"]
+    events.append(Event("keep", {"seat": seat, "die": die, "face": face}))
+    if revision_of(state) >= 4 and state["chaos"] is not None:
+        _into_chaos(state, seat, die, events)
+        return
+    if face != "chaos":
+        flow.bar(state, seat, die)
     state["roll"] = {"seat": seat, "die": die, "adjust": 0, "geared": False}
-    push(state, {"do": "after-roll", "seat": seat, "die": die})
+    after = {"do": "after-roll", "seat": seat, "die": die}
+    push(state, {**after, "kept": True} if revision_of(state) >= 4 else after)
+
+
+def _into_chaos(state: State, seat: str, die: str, events: list[Event]) -> None:
+    """Revision 4: a triangle result kept within a chaos counts among the chaos's
+    results: a number lower than its lowest becomes the chaos's number, an effect it has
+    not rolled yet joins the effects left to apply, a chaos fizzles."""
+    chaos = state["chaos"]
+    kind, value = read(state["dice"][die]["face"])
+    if die not in chaos["dice"]:
+        chaos["dice"].append(die)
+    if kind == "number":
+        if chaos["low"] is None or int(value) < chaos["low"][0]:
+            chaos["low"] = [int(value), die]
+    elif value == "chaos":
+        events.append(Event("fizzle", {"seat": seat}))
+    elif value not in chaos["icons"]:
+        chaos["icons"].append(str(value))
+        chaos["todo"].append(str(value))
+    events.append(Event("chaos-result", {"seat": seat, "low": chaos["low"],
+                                         "icons": list(chaos["todo"])}))
 
 
 def roman(face: Any) -> bool:

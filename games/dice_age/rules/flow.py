@@ -28,8 +28,10 @@ from games.core.types import Event
 from ..dice import ROMAN, SUSPENDING, is_balanced, read, sides, spec
 from ..levels import rules
 from ..state import (
+    BARRED_SINCE,
     State,
     active,
+    barred,
     clockwise_from,
     dice_order,
     held,
@@ -185,7 +187,7 @@ def main_roll(state: State, seat: str, die: str, rng: RngBase, events: list[Even
         forced.pop(0)
         events.append(Event("square-obeyed", {"seat": seat, "die": die}))
     state["pending"] = None
-    state["last"][seat] = die
+    state["last"][seat] = die if revision_of(state) < BARRED_SINCE else [die]
     state["turns"] += 1
     number = state["number"]
     face = throw(state, die, rng, "roll", events, to_field=rules(state).field)
@@ -193,6 +195,18 @@ def main_roll(state: State, seat: str, die: str, rng: RngBase, events: list[Even
     events.append(Event("roll", {"seat": seat, "die": die, "face": face, "number": number}))
     push(state, *read_steps(state, seat, [die]), {"do": "after-roll", "seat": seat, "die": die},
          {"do": "end", "seat": seat})
+
+
+def bar(state: State, seat: str, die: str) -> None:
+    """From revision 4 a die whose result counts as the seat's main roll this turn (a kept
+    triangle result, a die a chaos counted) is barred from his next main roll too, as
+    the die he rolled is (never the same die twice in a row; revisions 1-3 barred only
+    the die he rolled)."""
+    if revision_of(state) < BARRED_SINCE or not rules(state).never_twice:
+        return
+    last = barred(state, seat)
+    if die not in last:
+        state["last"][seat] = [*last, die]
 
 
 def read_steps(state: State, seat: str, dice: list[str]) -> list[Step]:
@@ -242,7 +256,10 @@ def _after_roll(state: State, step: Step, rng: RngBase, events: list[Event]) -> 
                   for s in holders(state, "gear", clockwise_from(state, seat))]
         steps.append({"do": "window", "kind": "smile", "seat": seat})
     if rules(state).pair:
-        steps.append({"do": "window", "kind": "pair", "seat": seat})
+        # revision 4: a kept triangle result was offered with its throw; asked again
+        # only when a Gear has turned it over (windows.legal)
+        steps.append({"do": "window", "kind": "pair", "seat": seat,
+                      **({"kept": True} if step.get("kept") else {})})
     steps.append({"do": "settle", "seat": seat, "die": die})
     push(state, *steps)
 

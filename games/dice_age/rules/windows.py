@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.rng import RngBase
 from games.core.types import Event
 
 from ..dice import die_type, read
-from ..state import State, held, legendary_clash, owned
+from ..state import State, held, holders, legendary_clash, owned
 from . import flow
 from .effects import chaos_faces, nut_window
 from .flow import Step, push
@@ -59,7 +60,11 @@ def legal(state: State, step: Step) -> list[str]:
     if kind == "pair":
         if state["paired"][seat] or roll.get("seat") != seat:
             return []
-        if roll.get("chaos") and state.get("chaos"):  # revision 3: any die of the chaos
+        if step.get("kept") and not roll.get("geared"):
+            return []  # revision 4: offered with the triangle throw, face unchanged since
+        if step.get("dice") is not None:  # revision 4: any die of a triangle throw
+            rolled = [d for d in step["dice"] if state["dice"][d]["place"] == "field"]
+        elif roll.get("chaos") and state.get("chaos"):  # revision 3: any die of the chaos
             rolled = [d for d in state["chaos"]["dice"] if state["dice"][d]["place"] == "field"]
         else:
             rolled = [roll["die"]] if roll.get("die") else []
@@ -198,7 +203,38 @@ def standing_squares(state: State, seat: str, events: list[Event]) -> bool:
 
 
 def play_square(state: State, holder: str, order: dict[str, Any], events: list[Event]) -> None:
-    """Square: the holder names the next die a seat must roll (the Nut may answer)."""
+    """Square: the holder names the next die a seat must roll (the Nut may answer).
+
+    From revision 4 playing it is an effect taking place, which the Double-arrow holders
+    may double first (clockwise from the holder): doubled, the Square keeps a second use
+    on the Ledges, for a second naming of the holder's choice (revisions 1-3 opened no
+    window: only a Square doubled when rolled had two uses)."""
+    if revision_of(state) >= 4:
+        state["doubling"] = 0
+        events.append(Event("square-play", {"seat": holder}))
+        doubles = [{"do": "window", "kind": "double", "seat": s, "icon": "square"}
+                   for s in holders(state, "double-arrow", flow.clockwise_from(state, holder))]
+        push(state, *doubles, {"do": "square", "seat": holder, "order": dict(order)})
+        return
+    _name_square(state, holder, order, events)
+
+
+def _square(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
+    """Revision 4: the Square played, after its Double-arrow window."""
+    holder = step["seat"]
+    doubled = state["doubling"]
+    state["doubling"] = 0
+    if not held(state, holder, "square"):  # pragma: no cover - nothing moves it meanwhile
+        events.append(Event("maxed", {"seat": holder, "what": "square"}))
+        return
+    if doubled:
+        events.append(Event("doubled", {"seat": holder, "icon": "square"}))
+        state["dice"][held(state, holder, "square")[0]]["susp"]["uses"] += 1
+    _name_square(state, holder, step["order"], events)
+
+
+def _name_square(state: State, holder: str, order: dict[str, Any],
+                 events: list[Event]) -> None:
     die = held(state, holder, "square")[0]
     flow.use_up(state, die, events)
     target = order["seat"]
@@ -213,4 +249,4 @@ def die_kind(die: str) -> str:
     return die_type(die)
 
 
-STEPS = {"window": _window}
+STEPS = {"window": _window, "square": _square}
