@@ -49,6 +49,9 @@ class Step:
     draws: list[Draw]
     before_hash: str | None
     after_hash: str
+    # the canonical text `state` was read back from (Engine.canonical), whose SHA-256 is
+    # after_hash: the service stores it as the state's JSON without encoding it again
+    text: str = field(default="", repr=False, compare=False)
 
 
 def canonical_state(engine: Engine, state: State) -> State:
@@ -66,20 +69,24 @@ def run_setup(engine: Engine, seats: list[str], options: dict[str, Any],
               rng: RngBase) -> Step:
     state, events = engine.setup(seats, options, rng)
     state, text = engine.canonical(state)
-    return Step(state, events, list(rng.draws), None, sha256_hex(text))
+    return Step(state, events, list(rng.draws), None, sha256_hex(text), text)
 
 
-def run_turn(engine: Engine, state: State, orders: dict[str, Orders], rng: RngBase) -> Step:
+def run_turn(engine: Engine, state: State, orders: dict[str, Orders], rng: RngBase, *,
+             text: str | None = None) -> Step:
     """Resolve one turn on the canonical form of `state` (see canonical_state).
 
     Each hash is taken of the canonical text the state was read back from
     (Engine.canonical): the same text `state_hash(engine.to_json(state))` encodes again,
-    so the same hash, without encoding the state twice more."""
-    state, text = engine.canonical(state)
+    so the same hash, without encoding the state twice more. `text`: the caller already
+    holds the canonical form, `state` and its text as Engine.canonical or Engine.read
+    gave them (the service reading a stored state): used as they are."""
+    if text is None:
+        state, text = engine.canonical(state)
     before = sha256_hex(text)
     new_state, events = engine.resolve(state, orders, rng)
     new_state, text = engine.canonical(new_state)
-    return Step(new_state, events, list(rng.draws), before, sha256_hex(text))
+    return Step(new_state, events, list(rng.draws), before, sha256_hex(text), text)
 
 
 def secret_rng(secret: str, number: int | None, overrides: dict[Any, Any] | None = None,

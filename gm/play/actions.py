@@ -14,6 +14,7 @@ Exactly-once resolution (ARCHITECTURE.md, "The service contract"):
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Iterator
@@ -301,14 +302,28 @@ def _opened(game: Game, decision: Decision, number: int, now: datetime,
 def _finish(game: Game, engine: Engine, state: Any, now: datetime, *,
             notices: tuple[tuple[str, int], ...] = (),
             resolution: TurnRecord | None = None) -> None:
+    rows.chain(_finishing(game, engine, state, now,
+                          [(kind, rows.value(pk)) for kind, pk in notices]))
+    _send(signals.game_finished, game=game, resolution=resolution)
+
+
+def _finishing(game: Game, engine: Engine, state: Any, now: datetime,
+               notices: list[tuple[str, rows.Ref]], *, update: bool = True
+               ) -> list[rows.Stmt]:
+    """The statements ending the game: its status, end and result (`update` False: the
+    caller's UPDATE of the game row writes them, `turn_rows.set_game_state`), the log line
+    revealing the dice secret, the caller's notices with game_finished (one INSERT); the
+    game set so in memory."""
     game.status = Game.Status.FINISHED
     game.finished = now
     game.result = engine.result(state)
-    game.save(update_fields=["status", "finished", "result"])
     summary = game.result.get("summary") or "The game is over."
-    record_log(game, "finished", f"{summary} The dice secret is now public: {game.secret}")
-    _notices(game, [*notices, (Notice.Kind.GAME_FINISHED, game.pk)])
-    _send(signals.game_finished, game=game, resolution=resolution)
+    writes = [turn_rows.finish_game(game.pk, now, game.result)] if update else []
+    return [*writes,
+            turn_rows.insert_log(game.pk, "finished", f"{summary} The dice secret is now "
+                                 f"public: {game.secret}", timezone.now()),
+            turn_rows.insert_notices(game.pk, [*notices, (Notice.Kind.GAME_FINISHED,
+                                                          rows.value(game.pk))], now)]
 
 
 def latest_submission(turn: Turn, seat: Seat) -> Submission | None:
@@ -388,10 +403,12 @@ def resolve_turn(turn_id: int) -> bool:
                 return False
             turn, game = claimed
             engine = engine_for(game)
-            state = engine.from_json(game.state)
+            # the stored state read and put in canonical form in one pass, handed to
+            # run_turn with its canonical text (the before hash is taken of it)
+            state, text = engine.read(game.state)
             orders, defaulted, idle = _orders_for(engine, state, turn)
             step = run_turn(engine, state, orders, secret_rng(
-                game.secret, turn.number, turn.overrides, turn.attempt))
+                game.secret, turn.number, turn.overrides, turn.attempt), text=text)
             record = TurnRecord(
                 game=game, turn=turn, number=turn.number,
                 orders={s: o.to_json() for s, o in sorted(orders.items())},
@@ -399,18 +416,22 @@ def resolve_turn(turn_id: int) -> bool:
                 events=[e.to_json() for e in step.events],
                 overrides={str(k): v for k, v in turn.overrides.items()},
                 amendments=list(turn.amendments), attempt=turn.attempt,
-                state_before=game.state, state_after=engine.to_json(step.state),
+                # the JSON value of the canonical text run_turn read the state back
+                # from (what engine.to_json gives, without encoding the state again);
+                # that text is what is stored
+                state_before=game.state, state_after=json.loads(step.text),
                 before_hash=step.before_hash, after_hash=step.after_hash,
                 published=not game.hold_for_review, created=now)
             if game.hold_for_review:
-                written = rows.chain([*_record_writes(record, now), turn_rows.set_turn_status(
-                    turn.pk, Turn.Status.HELD.value)])
+                written = rows.chain([*_record_writes(record, now, step.text),
+                                      turn_rows.set_turn_status(turn.pk,
+                                                                Turn.Status.HELD.value)])
                 rows.saved(record, written["rec"]["id"])
                 record_log(game, "held", f"Turn {turn.number} is resolved and held for the "
                            "GM's review.", turn_number=turn.number)
             else:
                 # the record is written with its publication (one statement)
-                publish(record, closed=True, state=step.state, idle=idle)
+                publish(record, closed=True, state=step.state, idle=idle, text=step.text)
     except IntegrityError:
         # Another worker wrote this turn's record first: that is the exactly-once guard.
         log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
@@ -418,14 +439,17 @@ def resolve_turn(turn_id: int) -> bool:
     return True
 
 
-def _record_writes(record: TurnRecord, now: datetime) -> list[rows.Stmt]:
+def _record_writes(record: TurnRecord, now: datetime, text: str | None = None, *,
+                   finished: tuple[datetime, Any] | None = None) -> list[rows.Stmt]:
     """The statements storing a new record and the game's state after it (the state
-    encoded once, for both), and setting it in memory on the record's game."""
+    encoded once, for both: `text`, the canonical text of record.state_after when the
+    caller holds it, is sent as it is), and setting it in memory on the record's game.
+    `finished` (when, result): the same UPDATE ends the game (see _finishing)."""
     game = record.game
     game.state, game.state_hash = record.state_after, record.after_hash
-    return [turn_rows.insert_record(record, now),
+    return [turn_rows.insert_record(record, now, text),
             turn_rows.set_game_state(game.pk, rows.ref("rec", "state_after"),
-                                     record.after_hash)]
+                                     record.after_hash, finished=finished)]
 
 
 def compose_report(game: Game, record: TurnRecord, audience: str | None, *,
@@ -454,15 +478,17 @@ def compose_report(game: Game, record: TurnRecord, audience: str | None, *,
 
 
 def publish(record: TurnRecord, *, closed: bool = False, state: Any = None,
-            idle: set[str] | None = None) -> None:
-    """Write the reports, post the public one to the thread, open the next turn.
+            idle: set[str] | None = None, text: str | None = None) -> None:
+    """Write the reports, post the public one to the thread, open the next turn (or end
+    the game).
 
     A record not stored yet (resolve_turn's) is stored with them, with the game's new
-    state: all the writes are one statement on PostgreSQL (`rows.chain`), the notices and
-    the next turn included; only the end of a game writes apart. `closed`: the caller
-    already marked the turn RESOLVED (resolve_turn's claim does). `state`: the engine's
-    state after the turn when the caller holds it (resolve_turn), so it is not read
-    from the record's JSON again; `idle`: the game's seats that do not play actively,
+    state: all the writes are one statement on PostgreSQL (`rows.chain`), the notices,
+    the next turn or the end of the game included. `closed`: the caller already marked
+    the turn RESOLVED (resolve_turn's claim does). `state`: the engine's state after the
+    turn when the caller holds it (resolve_turn), so it is not read from the record's
+    JSON again, and `text` its canonical text (stored as the record's state_after
+    without encoding it again); `idle`: the game's seats that do not play actively,
     when the caller read them under the game's lock (see maybe_due_early)."""
     game = record.game
     engine = engine_for(game)
@@ -472,30 +498,36 @@ def publish(record: TurnRecord, *, closed: bool = False, state: Any = None,
     # markdown only: each text is rendered by its first reader (RenderedMarkdown.html)
     texts = [(audience, compose_report(game, record, audience or None, events=events))
              for audience in dict.fromkeys(audiences)]
+    opens = game.status == Game.Status.RUNNING
+    if opens and state is None:
+        state = engine.from_json(record.state_after)
+    decision = engine.decision(state) if opens else None
+    ends = opens and decision is None  # the engine has no decision left: the game is over
+    published = Notice.Kind.TURN_PUBLISHED
+    stored = rows.ref("rec") if record.pk is None else rows.value(record.pk)
+    # the end of the game: the published notice is written with game_finished (one
+    # INSERT), and a game whose state is written here is ended by that same UPDATE
+    finishing = _finishing(game, engine, state, now, [(published, stored)],
+                           update=record.pk is not None) if ends else []
     writes: list[rows.Stmt] = []
     if record.pk is None:
-        writes += _record_writes(record, now)
-        stored = rows.ref("rec")
-    else:
-        stored = rows.value(record.pk)
-        if not record.published:  # a held turn released (resolve_turn writes it published)
-            record.published = True
-            writes.append(turn_rows.mark_published(record.pk))
+        writes += _record_writes(record, now, text, finished=(
+            (now, game.result) if ends else None))
+    elif not record.published:  # a held turn released (resolve_turn writes it published)
+        record.published = True
+        writes.append(turn_rows.mark_published(record.pk))
     if not closed:
         writes.append(turn_rows.set_turn_status(record.turn_id, Turn.Status.RESOLVED.value))
     writes += [turn_rows.insert_reports(stored, texts),
                turn_rows.insert_post(game.pk, Post.Kind.REPORT.value, record.number,
                                      texts[0][1], now)]
-    published = Notice.Kind.TURN_PUBLISHED
-    opens = game.status == Game.Status.RUNNING
-    if opens and state is None:
-        state = engine.from_json(record.state_after)
-    decision = engine.decision(state) if opens else None
     if decision is not None:
         # the published notice is written with the next turn's own (one INSERT)
         writes += _opening(game, decision, record.number + 1, now, None,
                            [(published, stored)])
-    elif not opens:
+    elif ends:
+        writes += finishing
+    else:
         writes.append(turn_rows.insert_notices(game.pk, [(published, stored)], now))
     written = rows.chain(writes)
     if record.pk is None:
@@ -506,9 +538,8 @@ def publish(record: TurnRecord, *, closed: bool = False, state: Any = None,
     if decision is not None:
         _opened(game, decision, record.number + 1, now, written, resolution=record,
                 idle=idle)
-    elif opens:  # the engine has no decision left: the game is over
-        _finish(game, engine, state, now, notices=((published, record.pk),),
-                resolution=record)
+    elif ends:
+        _send(signals.game_finished, game=game, resolution=record)
 
 
 # --- orders ----------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from typing import Any
 
 from django.db.models import Model
 
-from .models import Game, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
+from .models import Game, LogEntry, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
 from .rows import (
     Columns,
     Earlier,
@@ -140,10 +140,12 @@ _RECORD = ("game_id", "turn_id", "number", "orders", "defaulted", "draws", "even
            "before_hash", "after_hash", "published", "superseded", "created")
 
 
-def insert_record(record: TurnRecord, now: datetime) -> Stmt:
+def insert_record(record: TurnRecord, now: datetime, state_text: str | None = None) -> Stmt:
     """INSERT `record` (not stored yet); its state_before is the game row's state as the
     claim read it (copied inside the database). Returns `id`; `state_after` for
-    `set_game_state`."""
+    `set_game_state`. `state_text`: a JSON text of `record.state_after` the caller holds
+    (the canonical text run_turn read the state back from), sent as it is instead of
+    encoding the state again: the same JSON value."""
     def sql() -> str:
         values = ["%s"] * len(_RECORD)
         values[_RECORD.index("state_before")] = (
@@ -154,19 +156,57 @@ def insert_record(record: TurnRecord, now: datetime) -> Stmt:
         return [record.game_id, record.turn_id, record.number, _json(record.orders),
                 _json(record.defaulted), _json(record.draws), _json(record.events),
                 _json(record.overrides), _json(record.amendments), record.attempt,
-                record.game_id, _json(record.state_after), record.before_hash,
+                record.game_id,
+                _json(record.state_after) if state_text is None else state_text,
+                record.before_hash,
                 record.after_hash, record.published, record.superseded, _at(now)]
     return Stmt("rec", "record", sql, params, returning=("id",), inner=("state_after",))
 
 
-def set_game_state(game_id: int, state: Ref, state_hash: str) -> Stmt:
+def set_game_state(game_id: int, state: Ref, state_hash: str, *,
+                   finished: tuple[datetime, Any] | None = None) -> Stmt:
     """The game's state and its hash (`state`: the record's, `rows.ref("rec",
-    "state_after")`)."""
+    "state_after")`); with `finished` (when, result) the game is also over, in the same
+    UPDATE (a statement of a chain must not update a row another one updates)."""
     def sql() -> str:
         return (f"UPDATE {qn(Game._meta.db_table)} SET {qn('state')} = {state.sql()}, "
-                f"{qn('state_hash')} = %s WHERE {qn('id')} = %s")
-    return Stmt("gst", ("game_state", state.key), sql,
-                lambda earlier: [*state.params(earlier), state_hash, game_id])
+                f"{qn('state_hash')} = %s{', ' + _finish_set() if finished else ''} "
+                f"WHERE {qn('id')} = %s")
+
+    def params(earlier: Earlier) -> list[Any]:
+        ends = [] if finished is None else _finish_params(*finished)
+        return [*state.params(earlier), state_hash, *ends, game_id]
+    return Stmt("gst", ("game_state", state.key, finished is not None), sql, params)
+
+
+def finish_game(game_id: int, finished: datetime, result: Any) -> Stmt:
+    """The game is over: its status, end and result (what `save(update_fields=...)` of
+    them wrote)."""
+    def sql() -> str:
+        return (f"UPDATE {qn(Game._meta.db_table)} SET {_finish_set()} "
+                f"WHERE {qn('id')} = %s")
+    return Stmt("fin", "finish_game", sql,
+                lambda earlier: [*_finish_params(finished, result), game_id])
+
+
+def _finish_set() -> str:
+    return f"{qn('status')} = %s, {qn('finished')} = %s, {qn('result')} = %s"
+
+
+def _finish_params(finished: datetime, result: Any) -> list[Any]:
+    return [Game.Status.FINISHED.value, _at(finished), _json(result)]
+
+
+_LOG = ("game_id", "actor_id", "action", "reason", "public", "private", "turn_number",
+        "created")
+
+
+def insert_log(game_id: int, action: str, public: str, now: datetime) -> Stmt:
+    """A line of the game's log by the service (no actor, reason or private details)."""
+    def sql() -> str:
+        return f"{_head(LogEntry, _LOG)} VALUES (%s, NULL, %s, %s, %s, %s, NULL, %s)"
+    return Stmt("log", "log", sql,
+                lambda earlier: [game_id, action, "", public, "{}", _at(now)])
 
 
 def set_turn_status(turn_id: int, status: str) -> Stmt:
