@@ -62,6 +62,15 @@ _ATTRIBUTION = re.compile(
 # the quote. A player's own line (an order, "here you go:") names no address.
 _ADDRESS_ATTRIBUTION = re.compile(r"^.*[\w.+-]+@[\w-]+(?:\.[\w-]+)+.*:\s*$")
 _ATTRIBUTION_LINES = 3
+# How an attribution's first line starts, as clients write it ("On <date>, <name> wrote:",
+# "Le ...", "Am ...", "El ...", "Il giorno ...", "Op ...", "Den ...", "Em ...", Polish
+# Gmail's "wt., 1 gru 2026 ...", Thunderbird's "01/12/2026 14:00, GM wrote:", mutt's
+# "* GM <...> [date]:"). Case matters: orders are written "ON"/"on", not "On". With it,
+# an attribution glued to the player's last line (no blank line between) is told apart
+# from that line: without it, only a blank line above says where an attribution starts.
+_ATTRIBUTION_START = re.compile(
+    r"^\s*(?:(?:On|Le|Am|El|Il|Op|Den|Em|Dnia|W dniu|Quoting|Zitat von|Citando)\s|\*\s|\d|"
+    r"(?:pon|wt|śr|czw|pt|sob|niedz)\.,)")
 # The one line a phone or webmail client adds under what its user wrote ("Sent from my
 # iPhone", "Sent with Proton Mail secure email.", "Get Outlook for Android"): the end of
 # the player's text, like a "-- " signature (mail-parser-reply knows some, not all; and
@@ -200,9 +209,10 @@ def leading_quote(lines: list[str]) -> int:
         j = i
         while j < n and not lines[j].strip():
             j += 1
-        said = " ".join(line.strip() for line in lines[head:i])
-        if j == n or not _quoted(lines[j]) or \
-                not (_ATTRIBUTION.match(said) or _ADDRESS_ATTRIBUTION.match(said)):
+        # The lines above the quote must be the attribution and nothing else: an
+        # attribution glued below the player's orders ("ADD 3" / "On ... wrote:") is
+        # a top-posted reply, whose orders are read (`_attribution_above`).
+        if j == n or not _quoted(lines[j]) or _attribution_head(lines, head, i) != head:
             return 0
         i = j
     while i < n and (not lines[i].strip() or _quoted(lines[i])):
@@ -210,26 +220,50 @@ def leading_quote(lines: list[str]) -> int:
     return i
 
 
+def _is_attribution(said: str) -> bool:
+    return bool(_ATTRIBUTION.match(said) or _ADDRESS_ATTRIBUTION.match(said))
+
+
+def _attribution_head(lines: list[str], top: int, end: int, *,
+                      blank_at_top: bool = True) -> int | None:
+    """Where an attribution that ends at line `end` (exclusive: the quote, or the blank
+    lines above it, follow) starts, no higher than `top`; None when those lines are none.
+
+    Up to three lines. One whose first line starts like an attribution
+    (_ATTRIBUTION_START) is taken, the longest such: so an attribution glued to the
+    player's last order ("MOVE EAST" / "On Tue, 1 Dec 2026 at 10:00, GM <...> wrote:")
+    is told apart from it, and a wrapped one ("On ..., GM <" / "play+...> wrote:") is
+    taken whole. Else the shortest with a blank line (or `top`, when `blank_at_top`)
+    above it."""
+    started = blank = None
+    for size in range(1, _ATTRIBUTION_LINES + 1):
+        head = end - size
+        if head < top or not lines[head].strip():
+            break
+        if not _is_attribution(" ".join(line.strip() for line in lines[head:end])):
+            continue
+        if _ATTRIBUTION_START.match(lines[head]):
+            started = head
+        elif blank is None and (not lines[head - 1].strip() if head > top else
+                                blank_at_top and head == top):
+            blank = head
+    return started if started is not None else blank
+
+
 def _attribution_above(lines: list[str], quote: int) -> int:
     """Where the quote starting at line `quote` really starts: at its attribution when
-    the lines just above it (up to three, with a blank line above them, then blank
-    lines) are one ("Le ... a" / "écrit :", as Gmail wraps it in a top-posted reply),
-    so that the attribution goes with the quote and a word of it (a name) is never read
-    as an order. Without that blank line above, the player's own last line could be
-    taken for the start of the attribution: the quote then starts where it did."""
+    the lines just above it (up to three, then blank lines) are one ("Le ... a" /
+    "écrit :", as Gmail wraps it in a top-posted reply; "On ... wrote:" right under the
+    last order, with no blank line between), so that the attribution goes with the
+    quote and a word of it (a name) is never read as an order. An attribution that
+    does not start like one (_ATTRIBUTION_START) needs a blank line above it, or the
+    player's own last line could be taken for its start: the quote then starts where it
+    did."""
     end = quote
     while end > 0 and not lines[end - 1].strip():
         end -= 1
-    for size in range(1, _ATTRIBUTION_LINES + 1):
-        head = end - size
-        if head < 1 or not lines[head].strip():
-            break
-        if lines[head - 1].strip():
-            continue
-        said = " ".join(line.strip() for line in lines[head:end])
-        if _ATTRIBUTION.match(said) or _ADDRESS_ATTRIBUTION.match(said):
-            return head
-    return quote
+    head = _attribution_head(lines, 0, end, blank_at_top=False)
+    return quote if head is None else head
 
 
 def strip_reply(text: str, *, later_quote_ends: bool = True) -> Stripped:

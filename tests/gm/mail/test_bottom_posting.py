@@ -121,6 +121,17 @@ def test_only_a_quote_is_no_orders_and_is_listed_back(tally_game, feed, mailoutb
     ("> a\n> -- \n> GM\nADD 3\n-- \nDave", "ADD 3"),
     # a later attribution and quote ends the orders
     ("> a\nADD 3\nOn Mon, GM wrote:\n> b\nADD 1", "ADD 3"),
+    # an attribution glued to the last order (no blank line between): a top-posted
+    # reply, read above it, whether the attribution is one line or wrapped
+    ("ADD 3\nADD 1\nOn Tue, 1 Dec 2026 at 10:00, GM <play+abc@gm.example> wrote:\n> ADD 2\n",
+     "ADD 3\nADD 1"),
+    ("ADD 3\nOn Tue, 1 Dec 2026, 10:00 GM, <\nplay+abc@gm.example> wrote:\n\n> ADD 2\n",
+     "ADD 3"),
+    ("\nADD 3\nOn Tue, 1 Dec 2026 at 10:00, GM wrote:\n> ADD 2\n", "ADD 3"),
+    ("ADD 3\nAm Di., 1. Dez. 2026 um 10:00 Uhr schrieb GM <play+abc@gm.example>:\n> ADD 2",
+     "ADD 3"),
+    ("ADD 3\nwt., 1 gru 2026 o 10:00 GM <play+abc@gm.example> napisał(a):\n> ADD 2", "ADD 3"),
+    ("a\nb\nADD 3\nOn Tue, GM wrote:\n> ADD 2", "a\nb\nADD 3"),  # more than 3 lines above
 ])
 def test_strip_reply_rule(text, orders):
     assert strip_reply(text).orders == orders
@@ -144,3 +155,6 @@ def test_leading_quote_counts_lines():
     assert leading_quote(["Wrote this:", "ADD 3"]) == 0
     assert leading_quote(["On x,", "GM <a@b>", "wrote:", "> a", "x"]) == 4
     assert leading_quote(["a", "b", "c", "On x wrote:", "> a", "x"]) == 0  # only 3 lines
+    assert leading_quote(["ADD 3", "On x wrote:", "> a"]) == 0  # orders glued above it
+    assert leading_quote(["ADD 3", "On x, GM <", "a@b.example> wrote:", "> a"]) == 0
+    assert leading_quote(["* GM <a@b.example> [2026-12-01 10:00]:", "> a", "ADD 3"]) == 2
