@@ -84,6 +84,22 @@ _CLIENT_SIGNATURE = re.compile(
     re.IGNORECASE)
 _FORWARD_SUBJECT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?(?:fwd?|fw|wg|tr|rv|enc|doorst|vs|vb)\s*:",
                               re.IGNORECASE)
+# What autoresponders put first in their subject (Outlook's "Automatic reply:" in its
+# languages, "Auto-Reply:", "Out of Office:", webmailers' "Abwesenheitsnotiz",
+# "Réponse automatique"...): the only sign left by those that set none of the headers
+# `mime.loop_reason` knows (Auto-Submitted, X-Autoreply, Precedence). A reply written by
+# a person starts "Re:" (or its translations) and never matches.
+_AUTO_REPLY_SUBJECT = re.compile(
+    r"^\s*(?:(?:\[[^\]]*\]\s*)?(?:automatic reply|auto[- ]?reply|auto[- ]?response|"
+    r"autoresponder|automated reply|out of (?:the )?office(?: auto ?reply)?|"
+    r"vacation (?:reply|response)|away from (?:the )?office|"
+    r"abwesenheitsnotiz|automatische antwort|abwesenheitsmeldung|"
+    r"r[ée]ponse automatique|absen(?:t|te|ce) du bureau|respuesta autom[áa]tica|"
+    r"fuera de la oficina|risposta automatica|fuori ufficio|automatisch antwoord|"
+    r"afwezigheidsmelding|automatiskt svar|autosvar|automatyczna odpowied[źz]|"
+    r"resposta autom[áa]tica|fora do escrit[óo]rio))(?=\s*(?::|$|-|\(|until\b|from\b|"
+    r"bis\b|jusqu|hasta\b|fino\b|tot\b|till\b|do\b|at[ée]\b|\[|re\b))",
+    re.IGNORECASE)
 _FORWARD_HTML = re.compile(r"moz-forward-container|forwarded message|begin forwarded message",
                            re.IGNORECASE)
 
@@ -156,6 +172,13 @@ FORWARD_MARK = "---------- Forwarded message ---------"
 def is_forward_subject(subject: str) -> bool:
     """"Fwd:", "FW:", "WG:", "TR:"... (a forward in Outlook shows only there)."""
     return bool(_FORWARD_SUBJECT.match(subject or ""))
+
+
+def is_auto_reply_subject(subject: str) -> bool:
+    """"Automatic reply: ...", "Out of office until ...", "Abwesenheitsnotiz: ...",
+    "Réponse automatique : ..." (an autoresponder that sets no header says so only
+    there)."""
+    return bool(_AUTO_REPLY_SUBJECT.match(subject or ""))
 
 
 # Characters that reach order text from phones, word processors and web pages and that

@@ -38,7 +38,7 @@ from gm.play.models import Game, Seat, Submission
 
 from . import compose, greetings, mime, outbox, press, replies
 from . import rows as mailrows
-from .bodytext import is_forward_subject, order_text, strip_reply
+from .bodytext import is_auto_reply_subject, is_forward_subject, order_text, strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
@@ -105,6 +105,20 @@ class _Verdict:
     draft: Any = None  # writes the reply instead of replies.draft_reply (press.gm_reply)
 
 
+# What a mail with an autoresponder's subject may still do: orders that are valid as
+# they stand (a person wrote them under an "Out of office until ..." subject) and press.
+_KEPT = (Outcome.ACCEPTED, Outcome.PRESS)
+
+
+def _auto_reply(verdict: _Verdict) -> _Verdict:
+    """An autoresponder that set no header ("Automatic reply: ...", "Abwesenheitsnotiz",
+    "Réponse automatique"; see `bodytext.is_auto_reply_subject`): never answered (an
+    answer could start a loop with it, and would tell the player of "errors" in a text
+    they never wrote), nothing kept. Read as orders first, so valid orders still count."""
+    return _Verdict(Outcome.LOOP, f"auto-reply by its subject (read as {verdict.outcome}: "
+                    f"{verdict.detail}"[:300] + "); not answered", verdict.seat, reply=False)
+
+
 class _AlreadyDone(Exception):
     """Another delivery of the same message committed its outcome while this one worked."""
 
@@ -124,6 +138,9 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
     try:
         with transaction.atomic():
             verdict = _decide(mail, envelope, timer)
+            if verdict.reply and verdict.outcome not in _KEPT and \
+                    is_auto_reply_subject(mail.subject):
+                verdict = _auto_reply(verdict)
             with timer("reply"):
                 draft, suppressed = (None, "loop mail") if not verdict.reply else \
                     (verdict.draft or replies.draft_reply)(row, mail, verdict.outcome,

@@ -86,6 +86,16 @@ CASES = [
     Case("outlook-tnef-only", "combat_dice", Outcome.NO_TEXT,
          reply=["only inside winmail.dat", "HTML or plain text"]),
     Case("outlook-automatic-reply", "combat_dice", Outcome.LOOP, answered=False),
+    # autoresponders that set no Auto-Submitted, X-Autoreply or Precedence header, told
+    # by their subject: no answer (no loop, no "errors" in a text the player never
+    # wrote), nothing kept, though each holds an order word of its game
+    Case("outlook-headerless-automatic-reply", "combat_dice", Outcome.LOOP, answered=False),
+    Case("gmx-abwesenheitsnotiz", "dungeonquest", Outcome.LOOP, answered=False, turn=2),
+    Case("orange-reponse-automatique", "duelists", Outcome.LOOP, answered=False),
+    Case("cpanel-out-of-office-no-headers", "combat_dice", Outcome.LOOP, answered=False),
+    # ... but a person's valid orders under such a subject are read and receipted
+    Case("thunderbird-out-of-office-subject-orders", "combat_dice", Outcome.ACCEPTED,
+         ["EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR", "STANDING IF HP < 5 THEN YIELD"]),
     Case("windows-mail-base64-long-line", "dungeonquest", Outcome.ACCEPTED,
          ["MOVE EAST", "IF MONSTER TROLL AND LIFE < 8 THEN ESCAPE ELSE ATTACK",
           "IF TRAP THEN RETREAT"], turn=2),
