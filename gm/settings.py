@@ -287,6 +287,10 @@ GM_MAIL_LEDGER_DAYS = env.float("GM_MAIL_LEDGER_DAYS", default=45.0)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="gm@localhost")
 GM_MAIL_DOMAIN = env.str("GM_MAIL_DOMAIN", default="localhost")
 GM_MAIL_LOCALPART = env.str("GM_MAIL_LOCALPART", default="play")
+# The authserv-id our receiving mail server writes first in its Authentication-Results
+# headers (e.g. "mx.gm.example.org"): those headers are trusted, and a From that fails
+# DMARC there (or SPF/DKIM for its domain) is not read as orders. Empty: none is read.
+GM_MAIL_AUTHSERV_ID = env.str("GM_MAIL_AUTHSERV_ID", default="")
 ANYMAIL = env.dict("ANYMAIL", default={})
 GM_MAIL_MAX_BYTES = env.int("GM_MAIL_MAX_BYTES", default=256 * 1024)
 GM_MAIL_REPLY_LIMIT = env.int("GM_MAIL_REPLY_LIMIT", default=20)

@@ -36,7 +36,7 @@ from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import compose, greetings, mime, outbox, press, replies
+from . import authres, compose, greetings, mime, outbox, press, replies
 from . import rows as mailrows
 from .bodytext import is_auto_reply_subject, is_forward_subject, order_text, strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
@@ -245,7 +245,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         except mime.NoText as exc:
             no_text = _Verdict(Outcome.NO_TEXT, str(exc))
     with timer("authenticate"):
-        gm = press.gm_reply(mail, text)  # to a GM's press address: the GM answering press
+        forged = authres.forged(mail)  # our MTA's DMARC/SPF/DKIM verdict on the From
+        # to a GM's press address: the GM answering press
+        gm = press.gm_reply(mail, text, forged=forged)
         if gm is not None:
             return _Verdict(gm.outcome, gm.detail, context=gm.context, draft=gm.draft)
         try:
@@ -256,6 +258,10 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         if not sender_allowed(seat, mail.sender):
             return _Verdict(Outcome.WRONG_SENDER, f"{mail.sender} may not order for {seat}",
                             seat, context={"sender": mail.sender})
+        if forged:
+            return _Verdict(Outcome.WRONG_SENDER, f"From {mail.sender} forged for {seat} "
+                            f"(Authentication-Results: {forged})", seat,
+                            context={"sender": mail.sender, "forged": forged})
         thread = thread_of(mail, seat)
         if thread.press_id is not None and no_text is None:
             outcome, detail, context = press.answer(seat, thread.press_id, found.text)

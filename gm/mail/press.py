@@ -113,9 +113,10 @@ class GMReply:
     draft: Callable[..., tuple[dict[str, Any] | None, str]] | None = None
 
 
-def gm_reply(mail: Mail, text: str | None) -> GMReply | None:
+def gm_reply(mail: Mail, text: str | None, *, forged: str = "") -> GMReply | None:
     """None unless the mail is to a GM press address; else what it does (the press is
-    posted here, inside the pipeline's transaction)."""
+    posted here, inside the pipeline's transaction). `forged`: why our mail server says
+    the From is forged (`authres.forged`), which refuses it like another sender."""
     if not any("+gm-" in r.lower() for r in mail.recipients):  # the common case, cheaply
         return None
     tokens = [t for t in routing.tokens_in(mail.recipients) if t.startswith("gm-")]
@@ -133,9 +134,10 @@ def gm_reply(mail: Mail, text: str | None) -> GMReply | None:
     user = get_user_model().objects.filter(pk=user_pk).first()
     sender = mail.sender.strip().lower()
     if user is None or not user.email or not confirmed(user) or \
-            user.email.strip().lower() != sender:
+            user.email.strip().lower() != sender or forged:
+        why = f" (Authentication-Results: {forged})" if forged else ""
         return GMReply(Outcome.WRONG_SENDER, f"{mail.sender} may not answer press as GM "
-                       f"(address of user {user_pk})", {"gm": user},
+                       f"(address of user {user_pk}){why}", {"gm": user, "forged": forged},
                        draft=_draft_notice)
     original = (Message.objects.select_related("game").filter(pk=message_pk,
                                                               recipient=GM_END).first())
@@ -223,13 +225,24 @@ def _draft_notice(row, mail: Mail, outcome: str, seat, context: dict[str, Any]
     if replies._wants_and_recent(user, to, None)[1] >= replies.rate_limit()[0]:
         return None, "rate limit"
     headers, _ = compose.headers_for(Kind.RECEIPT, None, auto="auto-replied")
-    text = (f"Security notice: a message came to the reply address of a private message "
-            f"sent to you as GM, from {mail.sender}, which is not your account's address, "
-            "so it was NOT posted and nothing was changed.\n"
+    if context.get("forged"):
+        came = (f"with your address {mail.sender} in its From line, but our mail server's "
+                f"check of the sender failed ({context['forged']}): it was most likely not "
+                "sent by you, so it was NOT posted and nothing was changed.\n")
+    else:
+        came = (f"from {mail.sender}, which is not your account's address, so it was NOT "
+                "posted and nothing was changed.\n")
+    text = ("Security notice: a message came to the reply address of a private message "
+            f"sent to you as GM, {came}"
             f'Its subject: "{compose.header_value(mail.subject, 120)}". It got no answer: '
-            "this notice goes only to you.\n\nIf it was you, answer from the address of "
-            "your account. If it was not, someone has seen that mail; nothing else can be "
-            "done with its reply address than answering that one message.\n")
+            "this notice goes only to you.\n\nIf it was you, answer from "
+            + ("your mail provider's own server or webmail (a forwarder or relay on the "
+               "way broke its signature)" if context.get("forged") else
+               "the address of your account")
+            + ". If it was not, someone has seen that mail; nothing else can be done with "
+            "its reply address than answering that one message.\n")
+    what = "a message that failed the sender check" if context.get("forged") else \
+        "a message from another address"
     return dict(key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,
-                subject="[security notice: a message from another address] press to you "
-                        "as GM", text=text, headers=headers, reply_to="", inbound=row), ""
+                subject=f"[security notice: {what}] press to you as GM", text=text,
+                headers=headers, reply_to="", inbound=row), ""

@@ -168,6 +168,8 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         ctx["turn"] = turn
         ctx["deadline"] = compose.fmt_deadline(turn.deadline, user) if turn else ""
         ctx["game_url"] = compose.game_url(seat.game)
+    if notice and seat is not None and context.get("forged"):
+        ctx["seat_game_url"] = compose.game_url(seat.game)
     if sub is not None:
         ctx["orders"] = Orders.from_json(sub.orders).text.splitlines()
     if context.get("press") is not None:
@@ -186,6 +188,8 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
         del headers["List-Unsubscribe"]
         headers.pop("List-Unsubscribe-Post", None)
     label = _SUBJECTS.get(outcome, outcome)
+    if notice and context.get("forged"):
+        label = "security notice: a message that failed the sender check"
     if notice:
         game = f" ({compose.header_value(seat.game.title, 60)})" if seat is not None else ""
         subject = f"[{label}] to your seat {seat.name if seat else ''}{game}".replace(

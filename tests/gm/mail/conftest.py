@@ -66,6 +66,7 @@ def mail_settings(settings):
     settings.GM_MAIL_LOCALPART = "play"
     settings.DEFAULT_FROM_EMAIL = "gm@gm.example"
     settings.SITE_URL = "http://gm.example"
+    settings.GM_MAIL_AUTHSERV_ID = "mx.gm.example"  # our MTA's Authentication-Results
     return settings
 
 

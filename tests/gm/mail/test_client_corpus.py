@@ -8,6 +8,7 @@ transfer encoding, charset, quoting and signature habits). Addresses and the not
 Message-ID differ per run, so a fixture names them by placeholder:
 
 * ``{{SENDER}}``: the seat's player's registered address (the From of a genuine reply);
+* ``{{SENDER_DOMAIN}}``: its domain;
 * ``{{SEAT}}``: the seat's reply address (``play+<token>@gm.example``);
 * ``{{OTHER_SEAT}}``: the other seat's reply address;
 * ``{{OTHER_SENDER}}``: the other seat's player's address;
@@ -152,6 +153,16 @@ CASES = [
     # goes to the registered address (never to Reply-To or Sender): the player learns.
     Case("spoofed-from-reply-to-elsewhere", "combat_dice", Outcome.ACCEPTED,
          ["EQUIP NET"], envelope_from="mallory@attacker.example"),
+    # our MTA (authserv-id mx.gm.example, GM_MAIL_AUTHSERV_ID in conftest) found the
+    # From forged: not read, the seat's player is told why; others' verdicts are ignored
+    Case("forged-from-dmarc-fail", "combat_dice", Outcome.WRONG_SENDER, answer_to="owner",
+         reply=["Security notice for your seat P1", "check of the sender failed",
+                "(dmarc=fail header.from=example.org)", "NOT read as orders",
+                "http://gm.example/games/"]),
+    Case("forged-from-spf-fail-no-dmarc", "combat_dice", Outcome.WRONG_SENDER,
+         answer_to="owner", reply=["(spf=fail smtp.mailfrom=", "NOT read as orders"]),
+    Case("gmail-dmarc-pass-forwarded-verdicts", "combat_dice", Outcome.ACCEPTED,
+         ["EQUIP SPEAR, SMALL SHIELD, LIGHT ARMOR"]),
     Case("reply-to-old-turn", "dungeonquest", Outcome.LATE, turn=2,
          reply=["arrived too late"]),
     Case("unknown-address", "combat_dice", Outcome.UNKNOWN_ADDRESS,
@@ -254,6 +265,7 @@ def _check(case, make_game, mailoutbox, deliver):
     notices = Outbox.objects.filter(kind=Kind.TURN_OPENED, user=me.user).order_by("pk")
     notice, first = notices.filter(turn=turn).first(), notices.first()
     values = {"SENDER": me.user.email, "SEAT": me.reply_address,
+              "SENDER_DOMAIN": me.user.email.rsplit("@", 1)[1],
               "OTHER_SEAT": other.reply_address, "OTHER_SENDER": other.user.email,
               "NOTICE": notice.message_id.strip("<>") if notice else "none@gm.example",
               "OLD_NOTICE": first.message_id.strip("<>") if first else "none@gm.example"}
