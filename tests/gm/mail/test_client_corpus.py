@@ -131,6 +131,11 @@ CASES = [
     Case("orders-with-unrelated-attachment", "combat_dice", Outcome.ACCEPTED,
          ["EQUIP SHORT SWORD, SMALL SHIELD, LIGHT ARMOR"]),
     Case("empty-body", "combat_dice", Outcome.EMPTY, reply=["had no orders in it"]),
+    # greetings only: "no orders found", the lines listed as not read, never as errors
+    Case("gmail-thanks-no-orders", "duelists", Outcome.EMPTY,
+         reply=["had no orders in it", "no order word of this game):", "> Hi GM,",
+                "> thanks!", "> Bob", "> On Tue, 1 Dec 2026 at 14:00, GM"],
+         not_in_reply=["NOT accepted", "Errors:", "line 1"]),
     Case("subject-only-orders", "combat_dice", Outcome.EMPTY,
          reply=["The subject is not read"]),
     Case("unquoted-comma-display-name", "duelists", Outcome.ACCEPTED, ["CHAMPION Nathrax"]),
