@@ -106,8 +106,10 @@ class _Verdict:
 
 
 # What a mail with an autoresponder's subject may still do: orders that are valid as
-# they stand (a person wrote them under an "Out of office until ..." subject) and press.
-_KEPT = (Outcome.ACCEPTED, Outcome.PRESS)
+# they stand (a person wrote them under an "Out of office until ..." subject). Its text
+# is never posted as press (`_decide`): two players' autoresponders would answer each
+# other's through the press mails for ever.
+_KEPT = (Outcome.ACCEPTED,)
 
 
 def _auto_reply(verdict: _Verdict) -> _Verdict:
@@ -246,8 +248,10 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
             no_text = _Verdict(Outcome.NO_TEXT, str(exc))
     with timer("authenticate"):
         forged = authres.forged(mail)  # our MTA's DMARC/SPF/DKIM verdict on the From
-        # to a GM's press address: the GM answering press
-        gm = press.gm_reply(mail, text, forged=forged)
+        auto = is_auto_reply_subject(mail.subject)  # an autoresponder without headers
+        # to a GM's press address: the GM answering press (an autoresponder's text is not
+        # posted: its address is then unknown to `route`, and the mail dropped in `process`)
+        gm = None if auto else press.gm_reply(mail, text, forged=forged)
         if gm is not None:
             return _Verdict(gm.outcome, gm.detail, context=gm.context, draft=gm.draft)
         try:
@@ -264,6 +268,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
                             context={"sender": mail.sender, "forged": forged})
         thread = thread_of(mail, seat)
         if thread.press_id is not None and no_text is None:
+            if auto:
+                return _Verdict(Outcome.LOOP, "auto-reply by its subject to press: not "
+                                "posted, not answered", seat, reply=False)
             outcome, detail, context = press.answer(seat, thread.press_id, found.text)
             return _Verdict(outcome, detail, seat, context=context)
         game = seat.game
