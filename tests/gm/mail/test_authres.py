@@ -78,7 +78,8 @@ def test_a_forged_from_is_not_read_and_its_player_is_told(tally_game, feed):
     notice = Outbox.objects.get(inbound_id=done.inbound_id)
     assert notice.to == p1.user.email and notice.reply_to == ""
     assert "[security notice: a message that failed the sender check]" in notice.subject
-    assert "(dmarc=fail header.from=example.org)" in " ".join(notice.body_text.split())
+    assert "failed: dmarc=fail header.from=example.org It was" in \
+        " ".join(notice.body_text.split())
     # the same mail without the failing verdict is read
     done = feed(shapes.plain("ADD 3", sender=p1.user.email, to=p1.reply_address),
                 rcpt=[p1.reply_address])

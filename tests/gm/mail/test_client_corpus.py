@@ -161,11 +161,11 @@ CASES = [
     # our MTA (authserv-id mx.gm.example, GM_MAIL_AUTHSERV_ID in conftest) found the
     # From forged: not read, the seat's player is told why; others' verdicts are ignored
     Case("forged-from-dmarc-fail", "combat_dice", Outcome.WRONG_SENDER, answer_to="owner",
-         reply=["Security notice for your seat P1", "check of the sender failed",
-                "(dmarc=fail header.from=example.org)", "NOT read as orders",
+         reply=["Security notice for your seat P1", "check of the sender failed: "
+                "dmarc=fail header.from=example.org It was", "NOT read as orders",
                 "http://gm.example/games/"]),
     Case("forged-from-spf-fail-no-dmarc", "combat_dice", Outcome.WRONG_SENDER,
-         answer_to="owner", reply=["(spf=fail smtp.mailfrom=", "NOT read as orders"]),
+         answer_to="owner", reply=["failed: spf=fail smtp.mailfrom=", "NOT read as orders"]),
     Case("gmail-dmarc-pass-forwarded-verdicts", "combat_dice", Outcome.ACCEPTED,
          ["EQUIP SPEAR, SMALL SHIELD, LIGHT ARMOR"]),
     Case("reply-to-old-turn", "dungeonquest", Outcome.LATE, turn=2,
