@@ -410,7 +410,7 @@ def resolve_turn(turn_id: int) -> bool:
             step = run_turn(engine, state, orders, secret_rng(
                 game.secret, turn.number, turn.overrides, turn.attempt), text=text)
             record = TurnRecord(
-                game=game, turn=turn, number=turn.number,
+                game=game, turn_id=turn.pk, number=turn.number,
                 orders={s: o.to_json() for s, o in sorted(orders.items())},
                 defaulted=defaulted, draws=[d.to_json() for d in step.draws],
                 events=[e.to_json() for e in step.events],
@@ -422,6 +422,11 @@ def resolve_turn(turn_id: int) -> bool:
                 state_before=game.state, state_after=json.loads(step.text),
                 before_hash=step.before_hash, after_hash=step.after_hash,
                 published=not game.hold_for_review, created=now)
+            # the turn cached on the record one way only: `turn=turn` would also cache
+            # the record on the turn (a one-to-one), a reference cycle that left the
+            # resolution's objects, its states' dicts and lists with them (about 150 per
+            # turn), to the cyclic garbage collector instead of freeing them on return
+            rows.cache_related(record, "turn", turn)
             if game.hold_for_review:
                 written = rows.chain([*_record_writes(record, now, step.text),
                                       turn_rows.set_turn_status(turn.pk,
