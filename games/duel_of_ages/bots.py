@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
+
 from . import catalog, hexmap
 from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
@@ -102,6 +104,12 @@ def random_lines(state: State, seat: str, pick: Any) -> list[str]:
                 if len(cards) > 1 and pick(range(4)) == 0:
                     line += f" DESTROY {pick(cards)['card']}"
                 lines.append(line)
+                move = f"MOVE {a} TO "
+                if revision_of(state) >= 4 and any(x.startswith(move) for x in lines) \
+                        and pick([0, 1]):
+                    # rules revision 4: trade where he stands, then walk on
+                    lines = [move + "TRADE " + x.removeprefix(move) if x.startswith(move)
+                             else x for x in lines]
         reserve = chars(state, seat, "reserve")
         if reserve and pick([0, 1]):
             lines.append(f"REINFORCE {pick(reserve)}")

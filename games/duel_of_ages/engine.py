@@ -52,7 +52,9 @@ class DuelOfAgesEngine(Engine):
            "to it shows it to both teams (before: a card put under the deck came back face "
            "down); the Adventure phase goes in the order the team writes its CHALLENGE, "
            "MERCY, HAVOC and MANEUVER lines, a chain reaction at once (before: every tower, "
-           "then the labyrinths)",
+           "then the labyrinths); a trade does not end movement: a TRADE waypoint in a MOVE "
+           "trades there and walks on (before: every trade waited for the end of the Move "
+           "phase)",
     }
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.orders import Grammar, OrderSyntax, expect_word, order_lines, suggest
 from games.core.types import OrderError, Orders, OrdersInvalid
 
@@ -65,14 +66,18 @@ def _move(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     key = _own(tokens, ctx)
     if len(tokens) < 3 or tokens[1].upper() != "TO":
         raise OrderSyntax("a move reads MOVE <character> TO <space> "
-                          "[<space>|DOWN|UP|PICKUP ...]",
+                          "[<space>|DOWN|UP|PICKUP|TRADE ...]",
                           f"e.g. MOVE {key} TO C4")
-    path = [t.upper() if t.upper() in ("DOWN", "UP", "PICKUP") else _space(t)
+    path = [t.upper() if t.upper() in ("DOWN", "UP", "PICKUP", "TRADE") else _space(t)
             for t in tokens[2:]]
     state = ctx[0]
+    if "TRADE" in path and revision_of(state) < 4:
+        raise OrderSyntax("a trade on the way came with rules revision 4; this game plays "
+                          f"revision {revision_of(state)}",
+                          "write the TRADE line alone: it is carried out after the moves")
     here, down = state["chars"][key]["space"], state["chars"][key].get("down", False)
     for step in path:
-        if step == "PICKUP":
+        if step in ("PICKUP", "TRADE"):
             continue
         if step in ("DOWN", "UP"):
             if here is not None and here not in hexmap.entrances():

@@ -107,18 +107,22 @@ def rewind(state: State, events: Events, mover: str, moved: dict[str, dict[str, 
     lay, and trades he had not yet reached are undone (he never got there)."""
     record = moved[mover]
     c = state["chars"][mover]
+    # the trades first: a trade's "before" holds what he had picked up by then, so
+    # undoing it after the pickups put the picked cards back in his hands as well as on
+    # the ground (a card in two places; found by the revision-4 trades on the way)
+    undo_trades(state, events, mover, moved, index)
     for taken in reversed(record.get("pickups", [])):
         if taken["index"] <= index:
             continue
         picked = {id(e) for e in taken["cards"]}
         c["cards"] = [e for e in c["cards"] if id(e) not in picked]
+        held = {id(e) for e in c["cards"]}
         for entry in taken["discarded"]:
             state["discard"].remove(entry["card"])
-            if id(entry) not in picked:
+            if id(entry) not in picked and id(entry) not in held:
                 c["cards"].append(entry)
         state["ground"][taken["pile"]] = list(taken["cards"])
         events.append(Event("pickup_undone", {"char": mover, "space": taken["pile"]}))
-    undo_trades(state, events, mover, moved, index)
     c["space"], c["down"] = record["steps"][index]
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from games.core.engine import revision_of
 from games.core.types import Event
 
 from .. import catalog, hexmap
-from ..state import State, at, on_map
+from ..state import State, at, on_map, position
 from . import abilities
 from .combat import Events, pile_key
 from .equipment import receive
@@ -37,8 +39,8 @@ def _actions(state: State, char: str, waypoints: list[str]) -> list[tuple[str, s
     costs = abilities.move_costs(state, char)
     plan: list[tuple[str, str]] = []
     for goal in waypoints:
-        if goal == "PICKUP":
-            plan.append(("pickup", space))
+        if goal in ("PICKUP", "TRADE"):
+            plan.append((goal.lower(), space))
         elif goal == "DOWN":
             if down or space not in hexmap.entrances():
                 break
@@ -87,21 +89,35 @@ def move_points(state: State, char: str) -> int:
     return speed
 
 
-def walk(state: State, char: str, waypoints: list[str], events: Events
-         ) -> dict[str, Any]:
+def walk(state: State, char: str, waypoints: list[str], events: Events,
+         record: dict[str, Any] | None = None,
+         trade: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Move along the cheapest route through the waypoints until points, an enemy or a
     tower stop the character. Returns the path record used by opportunity fire: the
-    positions moved into (going down a tunnel enters no new surface space)."""
+    positions moved into (going down a tunnel enters no new surface space).
+
+    Rules revision 4: `record` is what he did in this Move phase before his walk (a
+    team-mate traded with him where he stood), carried on, and `trade` carries out his
+    trades at a TRADE waypoint (each adds 2 to the record's points spent)."""
     c = state["chars"][char]
     team = c["team"]
     speed = move_points(state, char)
-    points = speed
+    before = record["spent"] if record else 0
+    points = speed - before
     riding = catalog.card(c["mount"]) if c.get("mount") else {}
-    steps: list[list[Any]] = []
-    pickups: list[dict[str, Any]] = []
-    spent = False
+    steps: list[list[Any]] = record["steps"] if record else []
+    pickups: list[dict[str, Any]] = record.setdefault("pickups", []) if record else []
+    spent = before > 0
     stop = None
     for kind, space in _actions(state, char, waypoints):
+        if kind == "trade":
+            if record is None or trade is None:
+                continue
+            record["spent"] = speed - points
+            trade(char)
+            if record["spent"] != speed - points:
+                points, spent = speed - record["spent"], True
+            continue
         if kind == "pickup":
             pile = pile_key(space, c["down"])
             if pile not in state["ground"]:
@@ -143,6 +159,9 @@ def walk(state: State, char: str, waypoints: list[str], events: Events
         if kind == "surface" and hexmap.terrain()[space] == "tower":
             stop = "a tower ends movement"
             break
+    if record is not None:
+        record.update(stop=stop, spent=speed - points)
+        return record
     return {"steps": steps, "stop": stop, "spent": speed - points, "pickups": pickups}
 
 
@@ -170,6 +189,22 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
     starts = {k: state["chars"][k]["space"] for k in on_map(state, team)}
     under = {k for k in starts if state["chars"][k].get("down")}
     done: set[str] = set()
+    pending = list(trades or [])
+
+    def left(key: str) -> int:
+        return 0 if key in fired else move_points(state, key) - moved.get(key, {}).get(
+            "spent", 0)
+
+    def trade_here(key: str) -> None:
+        """A TRADE waypoint (revision 4): his trades with team-mates in his space now."""
+        here = [o for o in pending if key in (o["char"], o["with"])
+                and position(state, o["char"]) == position(state, o["with"])]
+        for order in here:
+            pending.remove(order)
+        trade_phase(state, events, here, moved,
+                    {k: left(k) for k in {o[w] for o in here for w in ("char", "with")}})
+
+    midway = revision_of(state) >= 4
     for order in orders:
         key = order["char"]
         if key in done or key not in starts or key in fired:
@@ -178,11 +213,18 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
                 done.add(key)
             continue
         done.add(key)
-        record = walk(state, key, order["to"], events)
+        if midway:
+            record = walk(state, key, order["to"], events,
+                          moved.setdefault(key, {"steps": [], "spent": 0, "stop": None}),
+                          trade_here)
+        else:
+            record = walk(state, key, order["to"], events)
         if record["spent"]:
             moved[key] = record
-        elif record["stop"]:
-            events.append(Event("no_move", {"char": key, "why": record["stop"]}))
+        else:
+            moved.pop(key, None)
+            if record["stop"]:
+                events.append(Event("no_move", {"char": key, "why": record["stop"]}))
     for key, start in starts.items():
         if hexmap.terrain()[start] == "dome" and state["chars"][key]["space"] == start \
                 and key not in under:
@@ -190,11 +232,11 @@ def move_phase(state: State, events: Events, team: str, orders: list[dict[str, A
             if record["steps"]:
                 previous = moved.get(key, {"steps": [], "spent": 0})
                 record["steps"] = previous["steps"] + record["steps"]
+                if midway:  # what he picked up or traded before stays on the record
+                    record = {**previous, **record}
                 moved[key] = record
-    if trades:
-        left = {k: 0 if k in fired else move_points(state, k) - moved.get(k, {}).get("spent", 0)
-                for k in starts}
-        trade_phase(state, events, trades, moved, left)
+    if pending:
+        trade_phase(state, events, pending, moved, {k: left(k) for k in starts})
     for key, record in moved.items():
         record["start"] = starts[key]
         path = [s + ("(tunnel)" if down else "") for s, down in record["steps"]]

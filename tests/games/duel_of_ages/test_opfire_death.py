@@ -6,6 +6,8 @@ Black's TAMSIN at A7 with the Longbow (OpFire 1, Damage 2): Throw yellow vs DEX'
 Stealth white = 6, less one woods on the line to D8 = 5; Penetration blue vs Armor red =
 8. White's DEX (1 health left) runs D9 -> D8 D7 D6."""
 
+import pytest
+
 from games.duel_of_ages.engine import ENGINE
 
 from .helpers import kinds, make, play
@@ -85,3 +87,21 @@ def test_an_area_shot_kills_a_mover_where_it_hit_him():
                                  "Black": "FIRE HOLLIS IN E8"}, KILL)
     assert kinds(events, "eliminated")[0]["space"] == "E8"
     assert [e["card"] for e in after["ground"]["E8"]] == ["SLING"]
+
+
+@pytest.mark.parametrize("revision", [1, 3, 4])
+def test_a_pickup_and_a_later_trade_are_both_undone_without_doubling_a_card(revision):
+    # DEX picks up the Tonic at D7, then trades his Sling to INES at D6, and is shot in
+    # D8 before either: the Tonic lies at D7 again, the Sling falls with him at D8, INES
+    # keeps only her Spear. Before this fix the trade was undone after the pickup and
+    # gave him back the Tonic it had seen in his hands: the Tonic was in two places.
+    state = _state(chars={"INES": ("White", "D6", ["SPEAR"])}, ground={"D7": ["TONIC"]},
+                   revision=revision)
+    after, events = play(state, {
+        "White": "MOVE DEX TO D7 PICKUP D6\nTRADE DEX WITH INES GIVE SLING\nHOLD INES",
+        "Black": "FIRE TAMSIN AT DEX IN D8"}, KILL)
+    assert [k for k in ("trade_undone", "pickup_undone") if kinds(events, k)] == \
+        ["trade_undone", "pickup_undone"]
+    assert [e["card"] for e in after["ground"]["D7"]] == ["TONIC"]
+    assert [e["card"] for e in after["ground"]["D8"]] == ["SLING"]
+    assert [e["card"] for e in after["chars"]["INES"]["cards"]] == ["SPEAR"]

@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from games.core.rng import Rng
+from games.core.types import OrdersInvalid
 from games.duel_of_ages import catalog
 from games.duel_of_ages.engine import ENGINE
 
-from .helpers import kinds, make, play
+from .helpers import field, kinds, make, play
 
 
 def _guardian(*dice: int) -> list[tuple[str, int]]:
@@ -217,3 +218,85 @@ def test_the_great_vortex(who, health, dice, rating, number, level, after_health
         assert kinds(events, "placed")[0] == {"char": who, "how": "banished", "die": 1,
                                               "roller": "Black", "space": "A1"}
 
+
+# -- (c) a trade on the way ----------------------------------------------------------------
+#
+# Trading costs each trader 2 move points in one space during the Move phase; nothing
+# ends his movement. From revision 4 a TRADE waypoint in a MOVE carries out, there and
+# then, the trades of his TRADE lines with team-mates in his space (each spends 2), and
+# he walks on with what is left; a team-mate who has not moved yet starts his own move 2
+# points down. TRADE lines no waypoint reached are carried out after every move, as in
+# revision 3, where every trade waited for the end of the Move phase (so a trade was the
+# end of a trader's movement).
+# A row of clear spaces A1-H1; DEX (Speed 7, the Sling) and INES (Speed 6, the Spear).
+
+ROW = field(". . . . . . . .")
+
+
+@pytest.mark.parametrize("dex, ines, orders, end_dex, end_ines, traded", [
+    # on to F1 after trading at C1: 2 + 2 + 3 = 7 points
+    ("A1", "C1", "MOVE DEX TO C1 TRADE F1", "F1", "C1", True),
+    # the trade's points are spent: he cannot reach H1 (would need 9)
+    ("A1", "C1", "MOVE DEX TO C1 TRADE H1", "F1", "C1", True),
+    # INES moves after the trade, 2 points down: 4 of her 6 take her to G1, not H1
+    ("A1", "C1", "MOVE DEX TO C1 TRADE\nMOVE INES TO H1", "C1", "G1", True),
+    # INES moved first and kept 4 points: she pays 2 of them; DEX, 4 + 2 spent, has 1
+    # left for F1 (G1 is out of reach)
+    ("A1", "C1", "MOVE INES TO E1\nMOVE DEX TO E1 TRADE G1", "F1", "E1", True),
+    # INES moved first and kept only 1 point: no trade, and DEX walks on
+    ("A1", "A1", "MOVE INES TO F1\nMOVE DEX TO F1 TRADE H1", "H1", "F1", False),
+    # a trade in his starting space, then on (he is a target there: see below)
+    ("A1", "A1", "MOVE DEX TO TRADE F1", "F1", "A1", True),
+    # no waypoint: the trade waits for the end of the phase, as before
+    ("A1", "C1", "MOVE DEX TO C1\nMOVE INES TO C1", "C1", "C1", True),
+])
+def test_a_trade_does_not_end_movement(dex, ines, orders, end_dex, end_ines, traded):
+    state = make({"DEX": ("White", dex, ["SLING"]), "INES": ("White", ines, ["SPEAR"])},
+                 map_=ROW)
+    after, events = play(state, {"White": orders + "\nTRADE DEX WITH INES GIVE SLING"}, [])
+    assert after["chars"]["DEX"]["space"] == end_dex
+    assert after["chars"]["INES"]["space"] == end_ines
+    assert [e["card"] for e in after["chars"]["INES"]["cards"]] == \
+        (["SPEAR", "SLING"] if traded else ["SPEAR"])
+    assert bool(kinds(events, "trade")) is traded
+
+
+def test_revision_3_has_no_trade_on_the_way():
+    state = make({"DEX": ("White", "A1", ["SLING"]), "INES": ("White", "C1", ["SPEAR"])},
+                 map_=ROW, revision=3)
+    with pytest.raises(OrdersInvalid) as caught:
+        ENGINE.parse_orders(state, "White", "MOVE DEX TO C1 TRADE F1")
+    assert "rules revision 4" in caught.value.errors[0].message
+    # the same trade written alone: at the end of the phase, where DEX no longer is
+    after, events = play(state, {"White": "MOVE DEX TO C1 F1\n"
+                                          "TRADE DEX WITH INES GIVE SLING"}, [])
+    assert after["chars"]["DEX"]["space"] == "F1"
+    assert kinds(events, "no_trade")[0]["why"] == "they are not in the same space"
+
+
+def test_a_trade_on_the_way_is_undone_when_he_is_shot_before_it():
+    # Black's TAMSIN (A7, Longbow) shoots DEX (1 health) in D8, on his way D9 -> D8 ->
+    # D7 (the trade with INES) -> D6: he never reached the trade, so it never happened.
+    state = make({"DEX": ("White", "D9", ["SLING"], 1), "INES": ("White", "D7", ["SPEAR"]),
+                  "TAMSIN": ("Black", "A7", ["LONGBOW"])})
+    kill = [("opfire/hit", 1), ("opfire/hit", 1), ("opfire/damage", 1), ("opfire/damage", 1)]
+    after, events = play(state, {
+        "White": "MOVE DEX TO D7 TRADE D6\nTRADE DEX WITH INES GIVE SLING TAKE SPEAR",
+        "Black": "FIRE TAMSIN AT DEX IN D8"}, kill)
+    assert [t["char"] for t in kinds(events, "trade")] == ["DEX"]     # made on the way
+    assert kinds(events, "trade_undone") == [{"char": "DEX", "with": "INES"}]
+    assert [e["card"] for e in after["chars"]["INES"]["cards"]] == ["SPEAR"]
+    assert [e["card"] for e in after["ground"]["D8"]] == ["SLING"]
+    assert after["chars"]["DEX"]["status"] == "dead"
+
+
+def test_a_trade_in_the_starting_space_makes_him_a_target_there():
+    state = make({"DEX": ("White", "D9", ["SLING"], 1), "INES": ("White", "D9", ["SPEAR"]),
+                  "TAMSIN": ("Black", "A7", ["LONGBOW"])})
+    kill = [("opfire/hit", 1), ("opfire/hit", 1), ("opfire/damage", 1), ("opfire/damage", 1)]
+    after, events = play(state, {
+        "White": "MOVE DEX TO TRADE D6\nTRADE DEX WITH INES GIVE SLING\nHOLD INES",
+        "Black": "FIRE TAMSIN AT DEX IN D9"}, kill)
+    assert kinds(events, "attack")[0]["space"] == "D9"
+    assert after["chars"]["DEX"]["status"] == "dead"
+    assert [e["card"] for e in after["chars"]["INES"]["cards"]] == ["SPEAR", "SLING"]
