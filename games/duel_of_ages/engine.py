@@ -54,7 +54,8 @@ class DuelOfAgesEngine(Engine):
            "MERCY, HAVOC and MANEUVER lines, a chain reaction at once (before: every tower, "
            "then the labyrinths); a trade does not end movement: a TRADE waypoint in a MOVE "
            "trades there and walks on (before: every trade waited for the end of the Move "
-           "phase)",
+           "phase); among the empty domes of the number rolled, the team placing the "
+           "character picks by its CHOOSE DOME list (before: the first in the map's order)",
     }
     options: ClassVar[dict[str, Option]] = {
         "team_size": Option(4, min=3, max=10, help="characters per team (the rulebook: usually 4 to 10)"),

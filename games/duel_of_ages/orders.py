@@ -264,13 +264,18 @@ def _choose(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
             raise OrderSyntax("name the cards to show first", hint)
         return {"show": [_card_name(t) for t in tokens[1:]]}
     if word == "DOME":
-        if len(tokens) != 2:
-            raise OrderSyntax("CHOOSE DOME names one dome", hint)
-        space = _space(tokens[1])
-        if space not in hexmap.domes():
-            raise OrderSyntax(f"{space} is not a dome",
-                              "domes: " + ", ".join(sorted(hexmap.domes())))
-        return {"dome": space}
+        several = revision_of(ctx[0]) >= 4
+        if len(tokens) < 2 or (len(tokens) > 2 and not several):
+            raise OrderSyntax("CHOOSE DOME names one dome" + (
+                " (a list came with rules revision 4)" if len(tokens) > 2 else ""), hint)
+        domes = []
+        for token in tokens[1:]:
+            space = _space(token)
+            if space not in hexmap.domes():
+                raise OrderSyntax(f"{space} is not a dome",
+                                  "domes: " + ", ".join(sorted(hexmap.domes())))
+            domes.append(space)
+        return {"dome": domes[0], **({"domes": domes} if len(domes) > 1 else {})}
     opts = _options(tokens, {"GIVER", "RECEIVER"})
     return {w.lower(): _own([v], ctx, "team-mate") for w, v in opts.items()}
 
@@ -308,7 +313,7 @@ def render(order: dict[str, Any]) -> str:
         if "show" in order:
             return "CHOOSE SHOW " + " ".join(order["show"])
         if "dome" in order:
-            return f"CHOOSE DOME {order['dome']}"
+            return "CHOOSE DOME " + " ".join(order.get("domes", [order["dome"]]))
         return "CHOOSE" + "".join(f" {w.upper()} {order[w]}" for w in ("giver", "receiver")
                                   if w in order)
     if op == "trade":

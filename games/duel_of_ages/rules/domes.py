@@ -30,14 +30,14 @@ def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: st
     for number in order:
         empty = [s for s, n in by_number if n == number and not at(state, s)]
         if empty:
-            chosen = empty[0]
+            chosen = _placed(state, roller, empty)
             break
     if chosen is None:
         for number in order:
             shared = [s for s, n in by_number if n == number
                       and all(state["chars"][k]["team"] == team for k in at(state, s))]
             if shared:
-                chosen = shared[0]
+                chosen = _placed(state, roller, shared)
                 break
     c["down"] = False
     if chosen is None:
@@ -48,6 +48,15 @@ def place_in_dome(state: State, rng: RngBase, events: Events, char: str, how: st
         c["space"], c["status"] = chosen, "map"
     events.append(Event("placed", {"char": char, "how": how, "die": die, "roller": roller,
                                    "space": c["space"]}))
+
+
+def _placed(state: State, placer: str, domes: list[str]) -> str:
+    """Which of the domes of the number rolled the character goes to. Rules revision 4:
+    the placer's choice (the character's own team for a dismissal or a reinforcement,
+    the enemy for a banishment), by its CHOOSE DOME list, written in advance; the first
+    of them otherwise, as every revision before placed him."""
+    wanted = state.get("turn_orders", {}).get("domes", {}).get(placer, [])
+    return min(domes, key=lambda s: wanted.index(s) if s in wanted else len(wanted))
 
 
 def reinforce(state: State, rng: RngBase, events: Events, team: str, wanted: list[str]
@@ -201,8 +210,12 @@ def tower(state: State, rng: RngBase, events: Events, key: str, space: str, kind
             empty = sorted((n, s) for s, n in hexmap.domes().items()
                            if not at(state, s))
             chosen = _choice(state, "dome")
-            c["space"] = chosen if chosen in [s for _, s in empty] else (
-                empty[0][1] if empty else space)
+            free = [s for _, s in empty]
+            for dome in state.get("turn_orders", {}).get("domes", {}).get(other(team), []):
+                if dome in free:  # revision 4: the first empty one of the enemy's list
+                    chosen = dome
+                    break
+            c["space"] = chosen if chosen in free else (empty[0][1] if empty else space)
             c["down"] = False
             events.append(Event("placed", {"char": key, "how": "outmaneuvered",
                                            "die": 0, "roller": other(team),

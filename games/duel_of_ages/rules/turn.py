@@ -109,6 +109,11 @@ def play_turn(state: State, orders: dict[str, Orders], rng: RngBase) -> Events:
     try:
         set_turn_orders(state, _plain(items[team], {"discard", "destroy"})
                         + _plain(items[waiting], {"discard", "choose"}))
+        if revision_of(state) >= 4:  # each team's domes, for the placements it makes
+            state["turn_orders"]["domes"] = {
+                seat: [d for o in _plain(items[seat], {"choose"})
+                       for d in o.get("domes", [o["dome"]] if "dome" in o else [])]
+                for seat in SEATS}
         free_actions(state, events, team,
                      _plain(items[team], {"destroy", "heal", "ride", "dismount", "use"}))
         fired = fire_phase(state, rng, events, team, _plain(items[team], {"fire"}))

@@ -300,3 +300,45 @@ def test_a_trade_in_the_starting_space_makes_him_a_target_there():
     assert kinds(events, "attack")[0]["space"] == "D9"
     assert after["chars"]["DEX"]["status"] == "dead"
     assert [e["card"] for e in after["chars"]["INES"]["cards"]] == ["SPEAR", "SLING"]
+
+
+# -- the dome a character is placed in ------------------------------------------------------
+#
+# A dismissal or banishment roll names a number; the character goes to one of the empty
+# domes of that number, placed by whoever rolls: his own team for a dismissal or a
+# reinforcement, the enemy for a banishment. From revision 4 that team's CHOOSE DOME
+# list (written in advance, in either team's orders) picks among them; without one, or
+# in revision 3, the first of them. Two domes 6 (A1, C1), a dome 1 (E1), the Tower of
+# Havoc G1 (the Amazon's Strength green vs green 7: a 10 FAILs, banished; a 7 SQUEAKs,
+# the lone enemy loses his cards and she is dismissed).
+
+DOMES = field("6 . 6 . 1 . T", towers={"G1": "havoc"})
+AMAZON = {"AMAZON": ("White", "G1", []), "TYRANT": ("Black", "B1", [])}
+FAIL = [("tower/AMAZON", 6), ("tower/AMAZON", 4), ("banished/AMAZON", 6)]
+DISMISSED = [("tower/AMAZON", 3), ("tower/AMAZON", 4), ("dismissed/AMAZON", 6)]
+
+
+@pytest.mark.parametrize("revision, chars, white, black, script, char, dome", [
+    (4, AMAZON, "", "CHOOSE DOME C1", FAIL, "AMAZON", "C1"),      # Black places her
+    (4, AMAZON, "CHOOSE DOME C1", "", FAIL, "AMAZON", "A1"),      # not White's to say
+    (4, AMAZON, "", "CHOOSE DOME E1 C1", FAIL, "AMAZON", "C1"),   # no 1 rolled: next one
+    (3, AMAZON, "", "CHOOSE DOME C1", FAIL, "AMAZON", "A1"),      # revision 3: the first
+    (4, AMAZON, "CHOOSE DOME C1", "CHOOSE DOME A1", DISMISSED, "AMAZON", "C1"),  # White's
+    (4, AMAZON, "", "CHOOSE DOME C1", DISMISSED, "AMAZON", "A1"),
+    (4, {"INES": ("White", "reserve", []), "TYRANT": ("Black", "B1", [])},
+     "CHOOSE DOME C1", "", [("reinforcement/INES", 6)], "INES", "C1"),
+])
+def test_the_placer_chooses_among_the_domes_of_the_number(revision, chars, white, black,
+                                                         script, char, dome):
+    state = make(dict(chars), map_=DOMES, revision=revision)
+    after, _ = play(state, {"White": white, "Black": black}, script)
+    assert after["chars"][char]["space"] == dome
+
+
+def test_a_list_of_domes_came_with_revision_4():
+    state = make(dict(AMAZON), map_=DOMES, revision=3)
+    with pytest.raises(OrdersInvalid):
+        ENGINE.parse_orders(state, "Black", "CHOOSE DOME C1 A1")
+    state = make(dict(AMAZON), map_=DOMES)
+    orders = ENGINE.parse_orders(state, "Black", "CHOOSE DOME C1 A1")
+    assert orders.text == "CHOOSE DOME C1 A1"
