@@ -22,13 +22,16 @@ PHONE, LAPTOP = 375, 1280
 PASSWORD = "pw-for-tests-1"
 
 
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop; Django's ORM in this thread is still sync.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for the module's tests (each test gets fresh contexts: no cookie,
+    storage or cache passes from one test to the next); launching it for every test cost
+    a second or two of CI's time each."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
+    # Playwright's sync API runs an event loop; Django's ORM in this thread is still sync.
+    with pytest.MonkeyPatch.context() as mp, sync_playwright() as pw:
+        mp.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield browser
         browser.close()
