@@ -24,6 +24,11 @@ from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
 from .state import SEATS, chars, invariants, on_map, other, position
 
+# What revision 4 added to the moving team's choices, told where they write their orders.
+REVISION_4_HELP = (" A move may stop on the way to trade: MOVE <character> TO <space> TRADE "
+                   "<space> carries out his TRADE lines with team-mates there (2 move points "
+                   "each) and walks on. Towers are adventured in the order of your CHALLENGE, "
+                   "MERCY, HAVOC and MANEUVER lines.")
 
 class DuelOfAgesEngine(Engine):
     name: ClassVar[str] = "duel_of_ages"
@@ -121,7 +126,8 @@ class DuelOfAgesEngine(Engine):
             return {"title": f"{_you(state, seat)}: fire, move, melee, adventure, reinforce",
                     "help": "Characters who fire do not move. A character on your guardian "
                             "position may CHALLENGE the guardian. Two reserve characters "
-                            "enter each turn; REINFORCE picks which.",
+                            "enter each turn; REINFORCE picks which." + (
+                                REVISION_4_HELP if revision_of(state) >= 4 else ""),
                     "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
                     "example": "\n".join(
                         _move_example(state, seat, mine) +

@@ -342,3 +342,17 @@ def test_a_list_of_domes_came_with_revision_4():
     state = make(dict(AMAZON), map_=DOMES)
     orders = ENGINE.parse_orders(state, "Black", "CHOOSE DOME C1 A1")
     assert orders.text == "CHOOSE DOME C1 A1"
+
+
+# The moving team's prompt tells the two new ways of writing orders (a trade on the way,
+# the adventure order) only in games that play them; a revision-3 game's prompt, which
+# refuses a trade on the way, keeps the help it had.
+@pytest.mark.parametrize("revision, told", [(4, True), (3, False)])
+def test_the_moving_prompt_tells_revision_4s_orders(revision, told):
+    state = make({"DEX": ("White", "A1", []), "INES": ("White", "A2", [])},
+                 revision=revision)
+    prompt = ENGINE.decision(state).prompts[state["seats"]["White"]]
+    assert ("TRADE <space>" in prompt["help"]) is told
+    assert ("order of your CHALLENGE" in prompt["help"]) is told
+    if told:  # the form it names parses in such a game
+        ENGINE.parse_orders(state, "White", "MOVE DEX TO C1 TRADE F1")
