@@ -82,7 +82,9 @@ class DiceAge(Engine):
            "a main roll of its own, its kept result joins the chaos's (a lower number, an "
            "effect not yet rolled); at level 6 a Pair may match any die of a triangle "
            "throw, each throw; a Square played is an effect a Double arrow may double "
-           "(the Square keeps a second use)",
+           "(the Square keeps a second use); a reaction window set aside while a Square "
+           "plays out is asked again as it stands. Not gated, since it crashed: a stale "
+           "window answered with a die already spent is no reaction",
     }
     conformance_examples = 150
 

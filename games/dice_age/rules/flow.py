@@ -495,8 +495,14 @@ def _fistful(state: State, seat: str, events: list[Event]) -> bool:
 
 
 def _resume(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
-    """A decision set aside while a Square played out is asked again."""
-    state["pending"] = step["pending"]
+    """A decision set aside while a Square played out is asked again. From revision 4 a
+    reaction window is asked as it stands now, or not at all when the Square's own
+    windows used what it offered (revisions 1-3 asked it as it was)."""
+    pending = step["pending"]
+    if pending["kind"] == "react" and revision_of(state) >= 4:
+        from .windows import reopen
+        pending = reopen(state, pending)
+    state["pending"] = pending
 
 
 # -- levels 1-4: the compact stored state ------------------------------------------------

@@ -108,7 +108,22 @@ def _window(state: State, step: Step, rng: RngBase, events: list[Event]) -> None
         return
     state["pending"] = {"kind": "react", "seat": step["seat"], "window": step["kind"],
                         "legal": lines + ["PASS"],
-                        **{k: step[k] for k in ("icon", "effect", "by", "die") if k in step}}
+                        **{k: step[k] for k in WINDOW_KEYS if k in step}}
+
+
+WINDOW_KEYS = ("icon", "effect", "by", "die", "dice", "kept")
+"""What a window's step says about its moment, kept in its pending decision ("dice" and
+"kept" only in revision 4's Pair windows after a triangle)."""
+
+
+def reopen(state: State, pending: dict[str, Any]) -> dict[str, Any] | None:
+    """A window set aside while a Square played out, as it stands now (revision 4): the
+    Square's own windows may have used what it offered (a Double arrow, a Nut); None
+    when nothing is left to offer, and the window closes."""
+    step = {"kind": pending["window"], "seat": pending["seat"],
+            **{k: pending[k] for k in WINDOW_KEYS if k in pending}}
+    lines = legal(state, step)
+    return {**pending, "legal": lines + ["PASS"]} if lines else None
 
 
 def react(state: State, seat: str, order: dict[str, Any], events: list[Event], *,
@@ -119,7 +134,9 @@ def react(state: State, seat: str, order: dict[str, Any], events: list[Event], *
     window = pending["window"]
     state["pending"] = None
     op = order["op"]
-    if op == "pass":
+    if op == "pass" or (op in USES and not held(state, seat, USES[op])):
+        # (a reaction whose die is already spent: only a window resumed stale by
+        # revisions 1-3 could ask it, and answering it crashed there)
         events.append(Event("no-reaction", {"seat": seat, "window": window, "how": how}))
         return
     base = {"seat": seat, "window": window, "how": how}
@@ -181,6 +198,10 @@ def react(state: State, seat: str, order: dict[str, Any], events: list[Event], *
             hit["spared"].append(pending["die"])
             hit["extra"].append(spare)
         events.append(Event("general-swap", {**base, "general": pending["die"], "die": spare}))
+
+
+USES = {"gear": "gear", "smile": "smile", "double": "double-arrow", "nut": "nut"}
+"""The suspended effect each reaction spends."""
 
 
 def standing_squares(state: State, seat: str, events: list[Event]) -> bool:

@@ -176,6 +176,30 @@ ROWS = [
         revision_4={"owed": ("roll", "P2", ["ROLL OAK"]),
                     "ledges": {"STAR": ("double-arrow", 1)}},
         revision_3=None),
+    Row("a window set aside while a Square plays is asked again as it stands: the Double "
+        "arrow spent on the Square leaves none for the effect", 5,
+        {"P1": {"garden": ["STAR"], "field": ["FERN"]}, "P2": {"garden": ["OAK", "TURTLE"]}},
+        [("ROLL STAR\nSQUARE P2 OAK", [face("STAR", "double-arrow")])],
+        number=12, ledges={"FERN": ("square", 1)},
+        revision_4={"owed": ("react", "P1", ["DOUBLE", "PASS"])},  # for the Square
+        revision_3={"owed": ("react", "P1", ["DOUBLE", "PASS"]),  # for its own roll
+                    "ledges": {"STAR": ("double-arrow", 1)}}),
+    Row("... doubled, the Square keeps a use, and the Double arrow's own window is closed", 5,
+        {"P1": {"garden": ["STAR"], "field": ["FERN"]}, "P2": {"garden": ["OAK", "TURTLE"]}},
+        [("ROLL STAR\nSQUARE P2 OAK", [face("STAR", "double-arrow")]), ("DOUBLE", [])],
+        number=12, ledges={"FERN": ("square", 1)},
+        revision_4={"owed": ("roll", "P2", ["ROLL OAK"]), "ledges": {"FERN": ("square", 1)}},
+        revision_3=None),
+    Row("a Nut spent on the Square leaves none for the pit it was first asked about", 5,
+        {"P1": {"garden": ["LILY"], "field": ["MOSS"]},
+         "P2": {"garden": ["OAK"], "field": ["FERN", "CONJURER"]}},
+        [("ROLL LILY", [face("LILY", "pit")]), ("PIT FERN\nSQUARE P2 OAK", []), ("NUT", [])],
+        number=12, ledges={"MOSS": ("square", 1), "CONJURER": ("nut", 1)},
+        revision_4={"owed": ("roll", "P2", ["ROLL OAK", "ROLL CONJURER"]),
+                    "where": {"LILY": ("P1", "field"), "MOSS": ("P1", "field"),
+                              "OAK": ("P2", "garden"), "FERN": ("P2", "wasteland"),
+                              "CONJURER": ("P2", "field")}},
+        revision_3={"owed": ("react", "P2", ["NUT", "PASS"])}),  # asked with no Nut left
     # -- readings checked, unchanged ------------------------------------------------------
     Row("a die resting between two sides in a triangle throw is read before the keep", 5,
         {"P1": {"garden": ["PYRAMID", "UFO"]}, "P2": {"garden": ["OAK"]}},
@@ -280,3 +304,14 @@ def test_a_square_may_not_name_a_die_the_chaos_barred(revision: int) -> None:
         return
     with pytest.raises(OrdersInvalid, match="P1 just played TURTLE"):
         ENGINE.parse_orders(state, "P1", "SKIP P2\nSQUARE P1 TURTLE")
+
+
+def test_a_stale_window_of_revision_3_answered_with_a_spent_die_is_no_reaction() -> None:
+    """Revision 3 asks a window set aside by a Square as it was, so it may offer a Nut
+    the Square's own window spent; answering NUT crashed (an IndexError), so no stored
+    game went past it: it now counts as no reaction, and the pit hits."""
+    row = next(r for r in ROWS if r.id.startswith("a Nut spent on the Square"))
+    state = _play(row, 3)
+    state, events = play(state, "NUT", [])
+    assert [e.kind for e in events][:2] == ["no-reaction", "pit"]
+    assert state["dice"]["FERN"]["place"] == "wasteland"
