@@ -22,7 +22,7 @@ from typing import Any
 from django.db import models, transaction
 from django.utils import timezone
 
-from gm.play.rows import cached_sql, cursor, db, qn
+from gm.play.rows import cached_sql, cursor, db, prep_save, qn
 
 from .models import InboundMessage, Outbox, Outcome
 
@@ -51,10 +51,11 @@ class Table:
 
     def prepare(self, attname: str, value: Any, conn) -> Any:
         """`value` for column `attname` as `get_db_prep_save` would give it (which gives
-        back None, and any str for a text column, choices included, as they are)."""
+        back None, and any str for a text column, choices included, as they are; the
+        other usual values: `gm.play.rows.prep_save`)."""
         if value is None or (self._text[attname] and isinstance(value, str)):
             return value
-        return self.by_attname[attname].get_db_prep_save(value, conn)
+        return prep_save(self.by_attname[attname], value, conn)
 
     def params(self, values: dict[str, Any], now=None) -> list[Any]:
         """Every column's parameter for a new row: `values` by attname, the field's
