@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     raws = [message(i) for i in range(args.messages)]
     steps: dict[str, float] = {}
     outcomes: dict[str, int] = {}
+    reference_before = machine_reference()
     counter = _StatementCounter(connection)
     backend = _Backend(connection)
     rtt = backend.round_trip()
@@ -111,6 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     backend_cpu = backend.cpu() - backend_start if backend_start is not None else None
     load_after = os.getloadavg()
     counter.restore()
+    reference = min(reference_before, machine_reference())
     rate = args.messages / total
     engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"inbound pipeline: {args.messages} messages in {total:.2f} s = {rate:.0f} msg/s "
@@ -141,6 +143,10 @@ def main(argv: list[str] | None = None) -> None:
     print("load average (1/5/15 min) before: " + " ".join(f"{x:.2f}" for x in load_before)
           + ", after: " + " ".join(f"{x:.2f}" for x in load_after)
           + f" ({os.cpu_count()} CPUs)")
+    print(f"machine reference: {1000 * reference:.1f} ms of CPU for a fixed pure-Python "
+          f"workload (best of {REFERENCE_ROUNDS}, before and after the run; lower is "
+          f"faster); this process's CPU per message = {cpu / args.messages / reference:.4f}"
+          " references (compare this, not ms, between machines)")
     print(f"outcomes: {outcomes}")
     order = ["parse", "store", "authenticate", "strip", "validate", "reply"]
     steps["other"] = max(0.0, total - sum(steps.get(k, 0.0) for k in order))
@@ -160,6 +166,31 @@ def main(argv: list[str] | None = None) -> None:
         stats.sort_stats("tottime").print_stats(30)
     if tmp:
         print(f"(throwaway database in {tmp})")
+
+
+REFERENCE_ROUNDS = 5
+
+
+def machine_reference(rounds: int = REFERENCE_ROUNDS) -> float:
+    """CPU seconds of a fixed pure-Python workload like the pipeline's own (dicts,
+    f-strings, JSON both ways, a regular expression), the best of `rounds`: printed
+    beside the CPU per message so that runs on machines of different speeds (or one
+    machine at different loads) can be compared."""
+    import json
+    import re
+
+    pattern = re.compile(r"(\w+)@(\w+)\.example")
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        total = 0
+        for i in range(10000):
+            item = {"seat": f"s{i % 7}", "items": [i, str(i), {"k": i * 3}], "ok": i % 2 == 0}
+            total += len(json.loads(json.dumps(item, sort_keys=True))["items"])
+            found = pattern.search(f"Player {i} <player{i}@host{i % 13}.example>")
+            total += len(found.group(1)) if found else 0
+        best = min(best, time.process_time() - start)
+    return best
 
 
 class _StatementCounter:
