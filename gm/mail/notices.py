@@ -294,7 +294,9 @@ def _wake(events: list[tuple[str, int]]) -> None:
     from . import tasks
 
     try:
-        tasks.notify.delay([list(event) for event in events])
+        # plain strings, not Notice.Kind members: the same JSON and an argsrepr header
+        # that `repr` writes (gm.broker.DirectPublish), instead of Celery's saferepr
+        tasks.notify.delay([[str(kind), pk] for kind, pk in events])
     except Exception:  # the broker is down: the Notice rows wait for catch_up
         log.warning("could not queue notices %s; the periodic job will", events,
                     exc_info=True)

@@ -72,3 +72,20 @@ def test_settings_read_for_every_message_are_one_probe_and_still_changeable():
         assert conf.task_always_eager is (not saved)
     finally:
         conf.update(task_always_eager=saved)
+
+
+def test_a_direct_argsrepr_is_what_saferepr_writes():
+    """gm.broker.DirectPublish writes the argsrepr header with `repr` only where that is
+    Celery's saferepr text; anything else is left to saferepr."""
+    from celery.utils.saferepr import saferepr
+
+    maxlevels, maxsize = app.conf.task_repr_maxlevels, app.amqp.argsrepr_maxsize
+    plain = [(1,), ([["turn_published", 12], ["turn_opened", 34]],), ("",), (None, True),
+             (-5, 10**30), ("a:b/c@d.e+f-g",), ([[1, 2]], [3])]
+    for args in plain:
+        assert broker.plain_repr(args, maxlevels, maxsize) == saferepr(
+            args, maxsize, maxlevels=maxlevels)
+    other = [([[[1]]],), ("é",), ("a'b",), ("a\\nb",), ("x" * 300,), ([1] * 600,),
+             ({"a": 1},), (1.5,), (b"x",)]
+    for args in other:
+        assert broker.plain_repr(args, maxlevels, maxsize) is None
