@@ -26,6 +26,7 @@ from typing import Any
 from celery import signals as celery_signals
 from celery.app.task import Task as CeleryTask
 from kombu import Queue, serialization
+from kombu.common import maybe_declare
 from kombu.entity import maybe_delivery_mode
 from kombu.transport import redis as kombu_redis
 from kombu.transport import virtual
@@ -125,11 +126,11 @@ class Transport(kombu_redis.Transport):
 # with its retry wrapper and the queue's declaration check, and the publish signals.
 # `DirectPublish.delay` builds the same message (Celery's own `create_task_message`,
 # with argsrepr written by `repr` where that is what saferepr writes) and hands it to
-# the Redis channel of a producer this thread keeps, declaring the queue once. Anything
+# a Redis channel this thread keeps (its own connection), declaring the queue once. Anything
 # it does not cover, or any error, goes through Celery's `delay` as before: eager mode,
 # another transport, routing other than a plain queue, execution options, publish
 # signals with receivers, sent events, a result to store.
-_held = threading.local()  # .key (pid, the app's producer pool), .producer, .declared
+_held = threading.local()  # .key (pid, the app's pool), .connection, .channel, ...
 
 
 def _plain(value: Any, depth: int) -> bool:
@@ -157,37 +158,45 @@ def plain_repr(args: tuple, maxlevels: int, maxsize: int) -> str | None:
     return text if len(text) <= maxsize // 2 else None
 
 
-def _producer(app: Any) -> Any:
-    """This thread's producer for `app`'s current pool (a new one after a fork or once
-    the pool is replaced), or None when its channel is not this module's.
+def _channel(app: Any) -> Any:
+    """This thread's channel for `app`'s broker (a new one after a fork, or once the
+    app's connection pool is replaced), or None when it is not this module's.
 
-    The settings a direct message depends on are read with it: the tests that change the
-    broker at run time replace the pool, and so does a process that reconfigures."""
-    pool = app.amqp.producer_pool
+    Its own connection, not one of the app's pools: a thread holding a pooled producer
+    for good would take it from Celery's own publishing (with many web threads, all of
+    them). The settings a direct message depends on are read with it: the tests that
+    change the broker at run time replace the pool, and so does a process that
+    reconfigures."""
+    pool = app.pool
     key = (os.getpid(), pool)
     if getattr(_held, "key", None) != key:
-        _drop_producer()
+        _drop_channel()
         conf = app.conf
-        _held.key, _held.producer, _held.declared, _held.tasks = key, None, set(), {}
+        _held.key, _held.declared, _held.tasks = key, set(), {}
         _held.settings = (conf.task_repr_maxlevels, conf.task_serializer,
                           conf.task_default_delivery_mode)
         if conf.task_send_sent_event or conf.task_compression \
                 or conf.task_inherit_parent_priority:
             return None
-        producer = pool.acquire(block=True)
-        if isinstance(producer.channel, Channel):
-            _held.producer = producer
+        connection = app.connection_for_write()
+        try:
+            channel = connection.default_channel
+        except Exception:  # noqa: BLE001 - Celery's path reports it (and retries)
+            channel = None
+        if isinstance(channel, Channel):
+            _held.connection, _held.channel = connection, channel
         else:
-            producer.release()
-    return _held.producer
+            with contextlib.suppress(Exception):
+                connection.release()
+    return _held.channel
 
 
-def _drop_producer() -> None:
-    producer = getattr(_held, "producer", None)
-    _held.key = _held.producer = None
-    if producer is not None:
-        with contextlib.suppress(Exception):  # the pool revives or replaces it
-            producer.release()
+def _drop_channel() -> None:
+    connection = getattr(_held, "connection", None)
+    _held.key = _held.connection = _held.channel = None
+    if connection is not None:
+        with contextlib.suppress(Exception):
+            connection.release()
 
 
 # execution options a direct message may carry (the others must be unset)
@@ -212,8 +221,8 @@ def publish_direct(task: Any, args: tuple, kwargs: dict) -> Any:
             or celery_signals.after_task_publish.receivers
             or celery_signals.task_sent.receivers):
         return None
-    producer = _producer(app)
-    if producer is None:
+    channel = _channel(app)
+    if channel is None:
         return None
     direct = _held.tasks.get(task)
     if direct is None:
@@ -245,16 +254,15 @@ def publish_direct(task: Any, args: tuple, kwargs: dict) -> Any:
     properties["delivery_mode"] = maybe_delivery_mode(
         queue.exchange.delivery_mode or delivery_mode)
     try:
-        channel = producer.channel
         if queue.name not in _held.declared:
-            producer.maybe_declare(queue)
+            maybe_declare(queue, channel)
             _held.declared.add(queue.name)
         channel.basic_publish(
             channel.prepare_message(data, 0, content_type, content_encoding, headers,
                                     properties),
             exchange="", routing_key=queue.name)
     except Exception:  # noqa: BLE001 - Celery's path, with its retries, tries again
-        _drop_producer()
+        _drop_channel()
         return None
     result = task.AsyncResult(task_id)
     result.ignored = True
