@@ -9,9 +9,12 @@ handle on the channel's connection pool (it holds no connection between commands
 safe to share between threads), so one per pool serves every one of those calls; a new
 pool (kombu drops it when the connection is closed or lost) gets a new client.
 
-Everything else is kombu's: the same commands, messages, acks and visibility handling.
-gm.celery registers this class under kombu's `redis` and `rediss` names, so broker URLs,
-log lines ("Connected to redis://...") and TLS handling are unchanged.
+The unacked bookkeeping and the acks go out as the same MULTI/EXEC without redis-py's
+pipeline machinery (`QoS`), and the mail wake-up is published straight on a channel
+(`DirectPublish`). Everything else is kombu's: the same commands, messages, acks and
+visibility handling. gm.celery registers this transport under kombu's `redis` and
+`rediss` names, so broker URLs, log lines ("Connected to redis://...") and TLS handling
+are unchanged.
 """
 
 from __future__ import annotations
