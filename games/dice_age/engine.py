@@ -86,7 +86,9 @@ class DiceAge(Engine):
            "plays out is asked again as it stands. Not gated, since it crashed: a stale "
            "window answered with a die already spent is no reaction",
     }
-    conformance_examples = 150
+    # Random full games per conformance run (each replayed from its record): 100 take
+    # about 100 s of CI's SQLite pass; a developer's run draws new seeds every time.
+    conformance_examples = 100
 
     # -- setup --------------------------------------------------------------------
     def setup(self, seats: list[str], options: dict[str, Any], rng: RngBase
