@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=30)
     p.add_argument("--top", type=int, default=0, help="print the top N functions")
     p.add_argument("--sql", action="store_true", help="print one turn's statements")
+    p.add_argument("--mail-top", type=int, default=0,
+                   help="profile the mail side (notify and deliver bodies, CPU time) and "
+                        "print its top N functions")
     p.add_argument("--database-url", default=os.environ.get(
         "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"))
     args = p.parse_args(argv)
@@ -145,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         resolve_renders = renders[0]
         actions._on_commit = real_on_commit
         actions.run_turn = real_run_turn
-        mail = _mail_side(connection, queued)
+        mail_prof = cProfile.Profile(time.process_time) if args.mail_top else None
+        mail = _mail_side(connection, queued, mail_prof)
         rendering._convert = real_convert
         m = len(plain) + n
         vendor = "SQLite" if sqlite else "PostgreSQL"
@@ -173,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.top:
             pstats.Stats(prof).sort_stats("cumulative").print_stats(args.top)
             pstats.Stats(prof).sort_stats("tottime").print_stats(args.top)
+        if mail_prof is not None:
+            print("  mail side under cProfile (CPU; notify and deliver bodies):")
+            pstats.Stats(mail_prof).sort_stats("cumulative").print_stats(args.mail_top)
+            pstats.Stats(mail_prof).sort_stats("tottime").print_stats(args.mail_top)
     finally:
         from django.db import connections
 
@@ -182,9 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _mail_side(connection, queued: list) -> dict[str, float]:
+def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None
+               ) -> dict[str, float]:
     """Run what the resolutions queued on commit as the mail worker would: the signals
-    with the mail tasks' publication captured, then the captured task bodies, timed."""
+    with the mail tasks' publication captured, then the captured task bodies, timed
+    (and profiled into `prof` when given: its overhead inflates the CPU figures)."""
     from django.conf import settings
     from django.core import mail as django_mail
     from django.test.utils import CaptureQueriesContext
@@ -222,10 +232,14 @@ def _mail_side(connection, queued: list) -> dict[str, float]:
             done = 0
             with CaptureQueriesContext(connection) as ctx:
                 c = time.process_time()
+                if prof is not None:
+                    prof.enable()
                 while done < len(published[name]):  # a run may publish more
                     args, kwargs = published[name][done]
                     task.run(*args, **kwargs)
                     done += 1
+                if prof is not None:
+                    prof.disable()
                 figures[f"{name}_cpu"] = time.process_time() - c
             figures[f"{name}_statements"] = len(ctx.captured_queries)
             figures[f"{name}_tasks"] = done

@@ -1,6 +1,7 @@
 """Turn-resolution benchmark: Combat Dice games through the real stack, against a floor.
 
-    .venv/bin/python bench/turns.py --games 100 --concurrency 50
+    .venv/bin/python bench/turns.py                       # 100 games, 50 at a time
+    .venv/bin/python bench/turns.py --mail-queue same     # mail in the turn worker too
 
 What it does (see bench/README.md for how to read the figures):
 
@@ -21,7 +22,14 @@ What it does (see bench/README.md for how to read the figures):
    psycopg directly on the very payloads that wave produced;
 4. prints turns/s, p50/p95 from deadline to report stored (the next turn is inserted in
    the same transaction as the reports, so its `opened` time is when they were stored),
-   the floor, and the ratio. Figures only: nothing is asserted.
+   the floor, and the ratio. Figures only: nothing is asserted;
+5. mail runs on its own queue by default, as deployed (gm-mail, its own worker): the turn
+   worker never sees it. After the play phase a second worker process (solo pool) is
+   started on that queue alone and drains what the turns queued (one notify task per
+   resolved turn, and the deliver tasks those queue), with the turn worker stopped: its
+   CPU, tasks and mails per resolved turn are mail's own figure.
+   `--mail-queue same` instead routes mail to the turn worker's queue (one worker does
+   everything; the figures then include mail).
 
 Needs PostgreSQL and Redis (for the idle check). Nothing here is part of the test run.
 """
@@ -63,10 +71,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "GM_BENCH_BROKER_URL", "redis://127.0.0.1:6379/6"),
         help="a Redis database used only by the benchmark")
     p.add_argument("--seed", type=int, default=1, help="seed of the random orders")
-    p.add_argument("--mail-queue", choices=["same", "separate"], default="same",
-                   help="same: the worker also composes and sends the mail notices; "
-                        "separate: mail goes to its own queue (as with a mail worker in "
-                        "production) and the worker only resolves turns")
+    p.add_argument("--mail-queue", choices=["same", "separate"], default="separate",
+                   help="separate (the default, as deployed): mail goes to its own queue, "
+                        "the turn worker only resolves turns, and a mail worker drains "
+                        "that queue after the play phase (mail's own figure); same: the "
+                        "turn worker also composes and sends the mail notices")
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
     p.add_argument("--conn-max-age", type=int, default=0,
                    help="keep Django's database connections this many seconds (adds "
@@ -130,16 +139,17 @@ def service_env(args: argparse.Namespace, queue: str, var_dir: str) -> dict[str,
 class Worker:
     """One `celery -A gm worker` process (solo pool: one process does all the work)."""
 
-    def __init__(self, env: dict[str, str], log_path: Path, *, probe: Path | None = None
-                 ) -> None:
+    def __init__(self, env: dict[str, str], log_path: Path, *, probe: Path | None = None,
+                 queues: str | None = None, hostname: str = "bench") -> None:
         self.log_path = log_path
         self.probe = probe
         if probe is not None:
             env = {**env, "GM_BENCH_PROBE": str(probe)}
         with open(log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [str(BIN / "celery"), "-A", "bench.worker_probe" if probe else "gm", "worker", "--pool=solo", "--loglevel=INFO",
-                 "--hostname=bench@%h", "--without-mingle", "--without-gossip"],
+                [str(BIN / "celery"), "-A", "bench.worker_probe" if probe else "gm", "worker",
+                 "--pool=solo", "--loglevel=INFO", f"--hostname={hostname}@%h",
+                 "--without-mingle", "--without-gossip", *(["-Q", queues] if queues else [])],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
 
@@ -276,6 +286,75 @@ def play(args: argparse.Namespace, queue: str, floor: Floor, worker: Worker) -> 
         floor.catch_up()
     res.wall_seconds = time.perf_counter() - started
     return res
+
+
+@dataclass
+class MailResults:
+    queued: int                 # messages waiting on the mail queue after the play phase
+    seconds: float              # the mail worker's busy time: queue released -> drained
+    cpu: float                  # its CPU over that span
+    notify: list[float]         # task times from its log
+    deliver: list[float]
+    mails: int                  # outbox rows written over the span
+    sent: int                   # of which sent
+
+
+def drain_mail(env: dict[str, str], queue: str, tmp: Path, broker_url: str
+               ) -> MailResults | None:
+    """Mail's own figure: the mail queue the turns filled, drained by its own worker.
+
+    The queue's list is set aside (RENAME) while the worker starts, so its start-up is not
+    counted, and handed back once it is ready: from then until the queue is empty with
+    nothing unacknowledged, the worker's busy time and CPU are what the turns' mail cost
+    (the notify tasks, and the deliver tasks they queue on the same queue)."""
+    import redis
+
+    from gm.mail.models import Outbox
+
+    mail_queue = f"{queue}-mail"
+    held = f"{mail_queue}.held"
+    broker = redis.Redis.from_url(broker_url)
+    if not broker.exists(mail_queue):
+        return None
+    broker.rename(mail_queue, held)
+    worker = Worker(env, tmp / "mail-worker.log", queues=mail_queue, hostname="benchmail")
+    try:
+        worker.wait_ready()
+        first = Outbox.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        queued = broker.llen(held)
+        cpu0 = worker.cpu_seconds()
+        t0 = time.perf_counter()
+        broker.rename(held, mail_queue)
+        drain_queue(broker, mail_queue, timeout=900)
+        seconds = time.perf_counter() - t0
+        cpu = worker.cpu_seconds() - cpu0
+    finally:
+        worker.stop()
+    rows = Outbox.objects.filter(pk__gt=first)
+    return MailResults(queued, seconds, cpu, worker.task_seconds("gm.mail.tasks.notify"),
+                       worker.task_seconds("gm.mail.tasks.deliver"), rows.count(),
+                       rows.filter(status=Outbox.Status.SENT).count())
+
+
+def print_mail(mail: MailResults, turns: int, turn_cpu: float) -> None:
+    def tasks(times: list[float]) -> str:
+        mean = 1000 * statistics.fmean(times) if times else 0.0
+        return f"{len(times)} ({len(times) / turns:.2f}/turn, mean {mean:.2f} ms)"
+
+    print("  mail, on its own queue (drained by its own worker after the play phase, "
+          "dummy backend):")
+    print(f"    queued by the turns                          {mail.queued:8d} messages "
+          f"({mail.queued / turns:.2f}/turn)")
+    print(f"    notify tasks                                 {tasks(mail.notify)}")
+    print(f"    deliver tasks (batches)                      {tasks(mail.deliver)}")
+    print(f"    mails written / sent                         {mail.mails:8d} / {mail.sent} "
+          f"({mail.mails / turns:.2f}/turn)")
+    print(f"    mail worker CPU per resolved turn            "
+          f"{1000 * mail.cpu / turns:8.2f} ms ({mail.cpu / max(turn_cpu, 1e-9):.2f}x the "
+          f"turn worker's)")
+    print(f"    mail worker busy time                        {mail.seconds:8.2f} s = "
+          f"{turns / max(mail.seconds, 1e-9):.0f} resolved turns' mail per second, "
+          f"{mail.mails / max(mail.seconds, 1e-9):.0f} mails/s")
 
 
 def drain_queue(broker: Any, queue: str, timeout: float = 120) -> None:
@@ -485,11 +564,15 @@ def main(argv: list[str] | None = None) -> int:
             spy.wait(timeout=30)
         worker.stop()
         floor.close()
+        mail = (drain_mail(env, queue, tmp, args.broker_url)
+                if args.mail_queue == "separate" else None)
         print_report(args, res, floor.turns, floor.seconds,
                      worker.task_seconds("gm.play.tasks.resolve_turn"),
                      worker.task_seconds("gm.mail.tasks.deliver"))
         if worker.probe is not None:
             print_probe(worker.probe, res.turns)
+        if mail is not None:
+            print_mail(mail, res.turns, res.worker_cpu)
         print(f"  machine: {os.cpu_count()} CPUs, load average before/after "
               f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}; synchronous_commit "
               f"{'off' if args.async_commit else 'on'}; CONN_MAX_AGE {args.conn_max_age}; "
