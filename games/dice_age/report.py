@@ -109,6 +109,8 @@ def _line(event: Event) -> str | None:
     if k == "effect":
         return f"{d['seat']}'s {d['icon']} takes effect."
     if k == "doubled":
+        if d["icon"] == "square":  # a doubled Square is not played twice: it is kept
+            return f"The {_effect_name(d['icon'])} is doubled: it keeps a second use."
         return f"The {_effect_name(d['icon'])} is doubled: it applies twice."
     if k == "smile-d6":
         return f"{d['seat']}'s doubled Smile keeps d6s showing {', '.join(map(str, d['d6']))}."
