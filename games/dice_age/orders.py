@@ -654,6 +654,12 @@ STANDING_FOR_WINDOW = {
 }
 
 
+def _faces_line(die: str) -> str:
+    """'SUN, the Sun (yellow): 6 7 8 9 10 smile' ('5|6' for a die that rests between)."""
+    d = spec(die)
+    return f"{die}, the {d.name} ({d.colour}): faces " + " ".join(face_text(f) for f in d.faces)
+
+
 def _help(kind: str, pending: dict[str, Any], choices: list[str]) -> str:
     """The help of a decision, its examples made of this seat's own legal orders."""
     text = HELPS[kind]
@@ -661,6 +667,12 @@ def _help(kind: str, pending: dict[str, Any], choices: list[str]) -> str:
         window = pending["window"]
         return text.format(standing=f"{STANDING_FOR_WINDOW[window]} or STANDING PASS "
                                     f"{window.upper()}")
+    if kind == "draft":
+        # A line per die still in the centre, with its faces: the picks named dice only
+        # ("PICK SUN", "PICK TANK"), and a new player drafted blind. The faces are public
+        # (every die is in the README and shows on the board once taken).
+        text += "".join(f"\n{_faces_line(c.split()[1])}" for c in choices
+                        if c.startswith("PICK ") and len(c.split()) == 2)
     if kind == "roll":
         dice = [c.split()[1] for c in choices if c.startswith("ROLL ")]
         if dice:

@@ -119,3 +119,19 @@ def test_every_readme_example_parses_and_prints_as_written():
     for line in lines:
         item = order_lang.GRAMMAR.parse_line(line, (state, "P1"))
         assert order_lang.GRAMMAR.render(item) == line
+
+
+def test_the_draft_says_what_faces_each_die_in_the_centre_has():
+    """On a phone the draft offered "PICK SUN ... PICK TANK" and nothing about the dice:
+    the help now has a line per die still free with its faces (public data)."""
+    from games.core.replay import run_setup, secret_rng
+
+    state = run_setup(ENGINE, ["P1", "P2"], ENGINE.new_game_options({}),
+                      secret_rng("cd" * 32, None)).state
+    decision = ENGINE.decision(state)
+    prompt = decision.prompts[decision.seats[0]]
+    lines = prompt["help"].split("\n")
+    picks = [c.split()[1] for c in prompt["choices"] if c.startswith("PICK ")
+             and len(c.split()) == 2]
+    assert picks and [line.split(",")[0] for line in lines[1:]] == picks
+    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in lines

@@ -1,0 +1,211 @@
+"""Playing each game through the order form on a phone (375 px), as a new player would.
+
+The other browser tests check that pages fit a phone; these play. Each seated player logs
+in, reads the turn's prompt, sends the orders the page itself offers (its example, put in
+the box with the page's own button), checks that the preview is what the receipt then
+shows, reads the report once the turn resolves, and goes on to the next turn, a few turns
+into each of the five games. A malformed order is sent once per game: the error says what
+orders look like, keeps the text and takes the focus.
+
+What playing found, each pinned by an assertion below:
+
+* Dungeonquest: the example was the first exit, so a knight under his tower was shown
+  "MOVE NORTH", sent it and left the dungeon on turn 3 with no gold.
+* Duelists: the champion choice named the champions and nothing else.
+* Combat Dice: the arming turn offered 27 EQUIP buttons and not one word of what an item
+  does (the mail listed them, the page did not); the board was 640 px wide in a 317 px
+  card, so P1 had to swipe to see the foe and P2 did not see his own fighter.
+* Dice Age: the draft offered "PICK SUN ... PICK TANK" and not the dice's faces.
+* Duel of Ages: "MOVE DEX TO <space>" said neither where DEX stands nor how far he goes,
+  and HOLD (give up melee) was a button with no word of what it does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.play import actions
+from gm.play.models import Game
+
+from .conftest import LAPTOP, PHONE, login, overflow, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Site turns to play in each game: enough to pass its setup choices into real play.
+TURNS = {"dungeonquest": 4, "duelists": 4, "combat_dice": 3, "dice_age": 3,
+         "duel_of_ages": 3}
+
+# The text of one element or "" (a selector that is not on the page).
+TEXT = "sel => { const e = document.querySelector(sel); return e ? e.innerText : ''; }"
+
+
+class Table:
+    """One logged-in phone per player, reused turn after turn (a login costs a page)."""
+
+    def __init__(self, open_page, base: str, game: Game, width: int = PHONE):
+        self.open_page, self.base, self.game, self.width = open_page, base, game, width
+        self.users = {s.name: s.user.username for s in game.seats.select_related("user")}
+        self.pages: dict[str, object] = {}
+
+    def page(self, seat: str):
+        user = self.users[seat]
+        if user not in self.pages:
+            self.pages[user] = self.open_page(self.width)
+            login(self.pages[user], self.base, user)
+        page = self.pages[user]
+        page.goto(f"{self.base}/games/{self.game.pk}/")
+        return page
+
+
+def fits(page, what: str) -> None:
+    width, inner = overflow(page)
+    assert width <= inner, f"{what}: the page scrolls sideways ({width} > {inner})"
+
+
+def no_other_seats_private_lines(page, seat: str, seats: list[str]) -> None:
+    """A seat's report speaks of "you" for that seat only: another seat's "(you)" lines
+    would be that seat's private report on the wrong page."""
+    text = page.inner_text("#latest-report")
+    for other in seats:
+        if other != seat:
+            assert f"{other} (you)" not in text, f"{other}'s private report on {seat}'s page"
+
+
+def send_malformed(page, number: int) -> None:
+    page.fill("#id_text", "FLY TO THE MOON")
+    page.click("#send-orders")
+    page.wait_for_selector("#order-errors")
+    errors = page.inner_text("#order-errors")
+    assert "none of these lines is an order of this game" in errors
+    assert "orders start with one of:" in errors  # says what an order looks like
+    assert page.input_value("#id_text") == "FLY TO THE MOON"  # the text is kept
+    page.wait_for_function("document.activeElement && document.activeElement.id"
+                           " == 'order-errors'")
+    assert page.inner_text("#orders-h") == f"Orders for turn {number}"
+    fits(page, "the refused orders")
+
+
+def send_the_example(page, number: int) -> list[str]:
+    """Put the page's example in the box, read the preview, send it: the receipt shows
+    what the preview showed. Returns the lines as the server understood them."""
+    assert page.inner_text("#prompt-title").strip()
+    example = page.inner_text("#example-text")
+    page.click("#use-example")
+    assert page.input_value("#id_text") == example
+    page.wait_for_selector("#live-preview pre")
+    assert page.inner_text("#live-preview p") == "As understood (not sent yet):"
+    preview = page.inner_text("#live-preview pre").splitlines()
+    page.click("#send-orders")
+    page.wait_for_selector("#messages")
+    assert f"Orders accepted for turn {number}" in page.inner_text("#messages")
+    if page.inner_text("#orders-h") == f"Orders for turn {number}":  # others still owe
+        assert page.inner_text("#my-orders").splitlines() == preview
+        assert "Receipt" in page.inner_text("#receipt")
+    else:  # the last orders in: the turn resolved at once, and its report is shown
+        assert page.inner_text("#report-h") == f"Report of turn {number}"
+    return preview
+
+
+def play(table: Table, turns: int, *, malformed: bool = True) -> list[dict]:
+    """Play `turns` site turns through the form; returns what each seat saw per turn."""
+    game = table.game
+    seats = list(table.users)
+    seen: list[dict] = []
+    for _ in range(turns):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        number = game.current_turn().number
+        owing = actions.owing_summary(game)["owing"]
+        assert owing, f"turn {number} is open and nobody owes orders"
+        for seat in owing:
+            page = table.page(seat)
+            assert f"Your orders for turn {number} are due." in page.inner_text("#next-step")
+            fits(page, f"turn {number}, {seat}")
+            no_other_seats_private_lines(page, seat, seats)
+            seen.append({"turn": number, "seat": seat,
+                         "title": page.inner_text("#prompt-title"),
+                         "intro": page.evaluate(TEXT, "#prompt-help"),
+                         "help": page.evaluate(TEXT, "#prompt-help-list"),
+                         "lists": page.evaluate("[...document.querySelectorAll("
+                                                "'.prompt-list')].map(e => e.textContent)"
+                                                ".join('\\n')"),
+                         "forms": page.evaluate(TEXT, "#order-forms"),
+                         "report": page.evaluate(TEXT, "#latest-report")})
+            if malformed:
+                send_malformed(page, number)
+                malformed = False
+            seen[-1]["sent"] = send_the_example(page, number)
+        # Every owing seat is in: the turn has resolved and its report is on the page.
+        page = table.page(owing[-1])
+        assert page.inner_text("#report-h") == f"Report of turn {number}"
+        assert page.inner_text(".report").strip()
+        fits(page, f"the report of turn {number}")
+    return seen
+
+
+@pytest.mark.parametrize("ruleset", list(TURNS))
+def test_a_new_player_plays_a_few_turns_through_the_form_on_a_phone(
+        live_server, open_page, make_game, ruleset):
+    game = make_game(ruleset, 2)
+    table = Table(open_page, live_server.url, game)
+    seen = play(table, TURNS[ruleset])
+    assert len({s["turn"] for s in seen}) == TURNS[ruleset], "the game stopped early"
+    for page in table.pages.values():
+        screenshot(page, f"play-{ruleset}", PHONE)
+    first = seen[0]
+    reports = "\n".join(s["report"] for s in seen)
+    if ruleset == "dungeonquest":
+        assert "has escaped the dungeon" not in reports  # nobody left by the example
+    elif ruleset == "duelists":
+        assert "CHAMPION Isdra, the dagger huntress: 20 maneuver cards" in first["help"]
+    elif ruleset == "combat_dice":
+        assert "Flail (damage +2" in first["lists"] and "Ward (" in first["lists"]
+    elif ruleset == "dice_age":
+        assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in first["help"]
+    elif ruleset == "duel_of_ages":
+        moving = next(s for s in seen if "MOVE " in s["forms"])
+        assert " move points, by the cheapest route" in moving["forms"]
+        assert "HOLD <character> gives up his melee attack" in moving["intro"]
+        waiting = next(s for s in seen if "opportunity fire" in s["title"])
+        assert "IF ENEMY ENTERS LOS THEN FIRE <character> only if" in waiting["intro"]
+
+
+BOARD_PROBE = """() => {
+    const b = document.querySelector('.board'), svg = b.querySelector('svg');
+    const heads = [...svg.querySelectorAll('text')].filter(t => /^P[12]$/.test(t.textContent))
+        .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right]; });
+    const vb = svg.viewBox.baseVal, w = svg.getBoundingClientRect().width;
+    const sizes = [...svg.querySelectorAll('text')]
+        .map(t => +t.getAttribute('font-size') * w / vb.width);
+    return {scroll: [b.scrollWidth, b.clientWidth], heads, width: w,
+            smallest: Math.min(...sizes)};
+}"""
+
+
+def test_combat_dice_items_told_and_board_shows_both_fighters_without_swiping(
+        live_server, open_page, make_game):
+    """The arming turn tells what each item does, a tap away; then both fighters' cards
+    are inside the screen at 375 px (the board does not scroll in its card), and on a
+    laptop the one-column picture is capped rather than blown up to the card's width."""
+    game = make_game("combat_dice", 2)
+    table = Table(open_page, live_server.url, game)
+    page = table.page("P1")
+    summary = page.locator(".prompt-list summary").first
+    assert summary.inner_text() == "Items (22)"
+    assert summary.bounding_box()["height"] >= 24  # a tap target
+    summary.click()
+    assert page.locator(".prompt-list li", has_text="Flail (damage +2").is_visible()
+    play(table, 2, malformed=False)
+    laptop = open_page(LAPTOP)
+    login(laptop, live_server.url, "bob")
+    laptop.goto(f"{live_server.url}/games/{game.pk}/")
+    for page, width in ((table.page("P2"), PHONE), (laptop, LAPTOP)):
+        found = page.evaluate(BOARD_PROBE)
+        assert found["scroll"][0] <= found["scroll"][1] + 1, (width, found)
+        assert sorted(h[0] for h in found["heads"]) == ["P1", "P2"]
+        assert all(left >= 0 and right <= width for _, left, right in found["heads"]), found
+        assert found["smallest"] >= 12 - 0.01, (width, found)
+        if width == LAPTOP:
+            assert found["width"] <= 26 * 16 + 1, found  # capped at 26rem
+        screenshot(page, "play-combat-dice-board", width)
