@@ -31,9 +31,12 @@ from .conftest import LAPTOP, PHONE, login, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-# Site turns to play in each game: enough to pass its setup choices into real play.
-TURNS = {"dungeonquest": 4, "duelists": 4, "combat_dice": 3, "dice_age": 3,
-         "duel_of_ages": 3}
+# Site turns to play in each game (enough to pass its setup choices into real play), and
+# the options: Dice Age twice, its draft at level 1, then its rolls at level 4 (no draft).
+GAMES = {"dungeonquest": ("dungeonquest", {}, 4), "duelists": ("duelists", {}, 4),
+         "combat_dice": ("combat_dice", {}, 3), "dice_age": ("dice_age", {}, 3),
+         "dice_age-level-4": ("dice_age", {"level": 4}, 2),
+         "duel_of_ages": ("duel_of_ages", {}, 3)}
 
 # The text of one element or "" (a selector that is not on the page).
 TEXT = "sel => { const e = document.querySelector(sel); return e ? e.innerText : ''; }"
@@ -85,6 +88,24 @@ def send_malformed(page, number: int) -> None:
     fits(page, "the refused orders")
 
 
+def tap_a_form_example(page) -> bool:
+    """Tap the first form's "Add": its example goes into the box and parses as it stands
+    (no typing on a phone keyboard). False when no form's example parses alone."""
+    button = page.locator("#order-forms button.add-example").first
+    if not button.count():
+        return False
+    line = button.get_attribute("data-line")
+    assert button.bounding_box()["height"] >= 24  # a tap target
+    page.fill("#id_text", "")
+    button.click()
+    assert page.input_value("#id_text") == line
+    page.wait_for_selector("#live-preview pre")
+    assert page.inner_text("#live-preview p") == "As understood (not sent yet):", line
+    page.fill("#id_text", "")  # and wait for the preview of the empty box (no orders)
+    page.locator("#live-preview pre").wait_for(state="detached")
+    return True
+
+
 def send_the_example(page, number: int) -> list[str]:
     """Put the page's example in the box, read the preview, send it: the receipt shows
     what the preview showed. Returns the lines as the server understood them."""
@@ -111,6 +132,7 @@ def play(table: Table, turns: int, *, malformed: bool = True) -> list[dict]:
     game = table.game
     seats = list(table.users)
     seen: list[dict] = []
+    tapped = False
     for _ in range(turns):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
@@ -135,24 +157,28 @@ def play(table: Table, turns: int, *, malformed: bool = True) -> list[dict]:
             if malformed:
                 send_malformed(page, number)
                 malformed = False
+            if not tapped:
+                tapped = tap_a_form_example(page)
             seen[-1]["sent"] = send_the_example(page, number)
-        # Every owing seat is in: the turn has resolved and its report is on the page.
-        page = table.page(owing[-1])
+        # Every owing seat is in: the turn resolved as the last orders came in, and the
+        # page the last sender is back on shows its report.
         assert page.inner_text("#report-h") == f"Report of turn {number}"
         assert page.inner_text(".report").strip()
         fits(page, f"the report of turn {number}")
     return seen
 
 
-@pytest.mark.parametrize("ruleset", list(TURNS))
+@pytest.mark.parametrize("name", list(GAMES))
 def test_a_new_player_plays_a_few_turns_through_the_form_on_a_phone(
-        live_server, open_page, make_game, ruleset):
-    game = make_game(ruleset, 2)
+        live_server, open_page, make_game, name):
+    ruleset, options, turns = GAMES[name]
+    game = make_game(ruleset, 2, options=options)
     table = Table(open_page, live_server.url, game)
-    seen = play(table, TURNS[ruleset])
-    assert len({s["turn"] for s in seen}) == TURNS[ruleset], "the game stopped early"
-    for page in table.pages.values():
-        screenshot(page, f"play-{ruleset}", PHONE)
+    seen = play(table, turns)
+    if ruleset != "dice_age":  # picks only, no forms
+        assert any("Add" in s["forms"] for s in seen), "no form's example is a tap away"
+    assert len({s["turn"] for s in seen}) == turns, "the game stopped early"
+    screenshot(next(iter(table.pages.values())), f"play-{name}", PHONE)
     first = seen[0]
     reports = "\n".join(s["report"] for s in seen)
     if ruleset == "dungeonquest":
@@ -161,8 +187,12 @@ def test_a_new_player_plays_a_few_turns_through_the_form_on_a_phone(
         assert "CHAMPION Isdra, the dagger huntress: 20 maneuver cards" in first["help"]
     elif ruleset == "combat_dice":
         assert "Flail (damage +2" in first["lists"] and "Ward (" in first["lists"]
-    elif ruleset == "dice_age":
+    elif name == "dice_age":
         assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in first["help"]
+    elif name == "dice_age-level-4":  # the Number on the form, each die's faces below it
+        assert first["intro"].startswith("No Number stands: your roll sets it.")
+        assert seen[1]["intro"].startswith("The Number is ")
+        assert ", the " in seen[1]["help"] and ": faces " in seen[1]["help"]
     elif ruleset == "duel_of_ages":
         moving = next(s for s in seen if "MOVE " in s["forms"])
         assert " move points, by the cheapest route" in moving["forms"]

@@ -135,3 +135,21 @@ def test_the_draft_says_what_faces_each_die_in_the_centre_has():
              and len(c.split()) == 2]
     assert picks and [line.split(",")[0] for line in lines[1:]] == picks
     assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in lines
+
+
+def test_the_roll_says_the_number_and_the_faces_and_only_this_levels_rules():
+    """The roll's help said "see the board" for the Number (a phone player rolled the Sun,
+    6 to 10, against a 5 from the example) and told a level 1 game of level 5's rules."""
+    state = table(1, {"P1": {"garden": ["SUN", "MOSS"]}, "P2": {"garden": ["OAK"]}},
+                  number=5)
+    state["pending"] = {"kind": "roll", "seat": "P1"}
+    prompt = ENGINE.decision(state).prompts["P1"]
+    lines = prompt["help"].split("\n")
+    assert lines[0].startswith("The Number is 5: roll no higher or you lose the round.")
+    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in lines[1:]
+    assert "Never the die of your last main roll" not in prompt["help"]
+    five = table(5, {"P1": {"garden": ["SUN", "MOSS"]}, "P2": {"garden": ["OAK"]}})
+    five["pending"] = {"kind": "roll", "seat": "P1"}
+    help_five = ENGINE.decision(five).prompts["P1"]["help"]
+    assert help_five.startswith("No Number stands: your roll sets it.")
+    assert "Never the die of your last main roll" in help_five
