@@ -15,9 +15,13 @@ What playing found, each pinned by an assertion below:
 * Combat Dice: the arming turn offered 27 EQUIP buttons and not one word of what an item
   does (the mail listed them, the page did not); the board was 640 px wide in a 317 px
   card, so P1 had to swipe to see the foe and P2 did not see his own fighter.
-* Dice Age: the draft offered "PICK SUN ... PICK TANK" and not the dice's faces.
+* Dice Age: the draft offered "PICK SUN ... PICK TANK" and not the dice's faces; the
+  roll said "see the board" for the Number (the example rolled the Sun, 6 to 10, against
+  a 5) and told a level 1 game of level 5's rules.
 * Duel of Ages: "MOVE DEX TO <space>" said neither where DEX stands nor how far he goes,
   and HOLD (give up melee) was a button with no word of what it does.
+* Every game: a form's example ("IF MONSTER TROLL THEN ESCAPE ELSE ATTACK") had to be
+  typed out on a phone keyboard; one that parses alone now has an "Add" button.
 """
 
 from __future__ import annotations
