@@ -134,8 +134,11 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
         lines.append("Unused rings: " + ", ".join(content.of(state).rings[r]["name"]
                                                 for r in ch["rings"]) + ".")
     turn = state["turn"]
-    example = ("ATTACK\n" if ch["pending"] and ch["pending"]["type"] == "monster" else "") + \
-        _example_move(moves, outward) + "\nIF MONSTER TROLL THEN ESCAPE ELSE ATTACK"
+    # A decision arising is answered first in the example, whatever it is (a corpse or a
+    # crypt as well as a monster: the example answered monsters only).
+    answer = pending_choices(state, seat)[:1] if ch["pending"] else []
+    example = "\n".join([*answer, _example_move(moves, outward),
+                         "IF MONSTER TROLL THEN ESCAPE ELSE ATTACK"])
     return {"title": f"Turn {turn} of {state['turns']}: orders for {ch['name']}",
             "help": " ".join(lines) + " " + HELP, "choices": choices, "example": example,
             "pending": bool(ch["pending"])}

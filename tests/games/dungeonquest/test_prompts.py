@@ -109,3 +109,17 @@ def test_the_example_never_walks_the_hero_out_through_a_tower():
     assert prompt["example"].startswith("MOVE SOUTH\n")
     assert "MOVE NORTH steps into the corner tower A1" in prompt["help"]
     assert parses(ENGINE, st, "P1", prompt["example"]) == ""
+
+
+def test_the_example_answers_any_decision_arising_first():
+    """The example answered a monster (ATTACK) but not a crypt or a body, which the help
+    names as the decision from last turn."""
+    from .helpers import place, put
+
+    st = make_state(1)
+    place(st, "B1", "corridor-cross", "E")
+    put(st, "P1", "B1", entry="W", prev="A1", pending={"type": "crypt", "square": "B1"})
+    prompt = ENGINE.decision(st).prompts["P1"]
+    assert "Decision from last turn: a crypt lies in B1" in prompt["help"]
+    assert prompt["example"].startswith("SEARCH CRYPT\nMOVE ")
+    assert parses(ENGINE, st, "P1", prompt["example"]) == ""
