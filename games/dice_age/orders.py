@@ -652,9 +652,12 @@ STANDING_FOR_WINDOW = {
 
 
 def _faces_line(die: str) -> str:
-    """'SUN, the Sun (yellow): 6 7 8 9 10 smile' ('5|6' for a die that rests between)."""
+    """'SUN, the Sun (yellow): faces 6 7 8 9 10 smile' ('5|6': it rests between them).
+
+    Icons in lower case, as the data writes them: in capitals a face list read as orders
+    ("RADIATION CANNON"), to players and to the check that every order in a help parses."""
     d = spec(die)
-    return f"{die}, the {d.name} ({d.colour}): faces " + " ".join(face_text(f) for f in d.faces)
+    return f"{die}, the {d.name} ({d.colour}): faces " + " ".join(str(f) for f in d.faces)
 
 
 def _help(state: State, kind: str, pending: dict[str, Any], choices: list[str]) -> str:

@@ -206,7 +206,7 @@ def test_a_new_player_plays_a_few_turns_through_the_form_on_a_phone(
         assert "Flail (damage +2" in first["lists"] and "Ward (" in first["lists"]
         combat_dice_board_shows_both_fighters(table)
     elif name == "dice_age":
-        assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in first["help"]
+        assert "SUN, the Sun (yellow): faces 6 7 8 9 10 smile" in first["help"]
     elif name == "dice_age-level-4":  # the Number on the form, each die's faces below it
         assert first["intro"].startswith("No Number stands: your roll sets it.")
         assert seen[1]["intro"].startswith("The Number is ")

@@ -134,7 +134,7 @@ def test_the_draft_says_what_faces_each_die_in_the_centre_has():
     picks = [c.split()[1] for c in prompt["choices"] if c.startswith("PICK ")
              and len(c.split()) == 2]
     assert picks and [line.split(",")[0] for line in lines[1:]] == picks
-    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in lines
+    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 smile" in lines
 
 
 def test_the_roll_says_the_number_and_the_faces_and_only_this_levels_rules():
@@ -146,7 +146,7 @@ def test_the_roll_says_the_number_and_the_faces_and_only_this_levels_rules():
     prompt = ENGINE.decision(state).prompts["P1"]
     lines = prompt["help"].split("\n")
     assert lines[0].startswith("The Number is 5: roll no higher or you lose the round.")
-    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 SMILE" in lines[1:]
+    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 smile" in lines[1:]
     assert "Never the die of your last main roll" not in prompt["help"]
     five = table(5, {"P1": {"garden": ["SUN", "MOSS"]}, "P2": {"garden": ["OAK"]}})
     five["pending"] = {"kind": "roll", "seat": "P1"}
