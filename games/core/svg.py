@@ -25,6 +25,11 @@ def bar(x: int, y: int, w: int, h: int, value: int, maximum: int, *,
     return rect(x, y, w, h, fill="#eee") + rect(x, y, int(w * share), h, fill=fill)
 
 
-def document(width: int, height: int, parts: list[str], label: str) -> str:
+def document(width: int, height: int, parts: list[str], label: str, *,
+             css_class: str = "") -> str:
+    """css_class: "board-fit" for a picture drawn to be fitted to a phone's width (the
+    site scales it rather than scrolling it), "board-narrow" to cap it on a laptop."""
+    cls = f' class="{escape(css_class)}"' if css_class else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'width="100%" role="img" aria-label="{escape(label)}">' + "".join(parts) + "</svg>")
+            f'width="100%"{cls} role="img" aria-label="{escape(label)}">' + "".join(parts)
+            + "</svg>")

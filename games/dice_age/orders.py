@@ -593,11 +593,8 @@ TITLES = {
 HELPS = {
     "draft": "PICK lists dice in order of preference; the first still free is taken. "
              "STANDING PICK ... keeps picking for you in later rounds of the draft.",
-    "roll": "Roll no higher than the current Number or you lose (see the board). "
-            "IF NUMBER < <n> THEN ROLL <die> ELSE ROLL <die>; STANDING ROLL <die> rolls "
-            "that die whenever it is your turn and it can be rolled. From level 5: never "
-            "the die of your last main roll; SQUARE <player> <die> on its own line plays a "
-            "suspended Square.",
+    "roll": "IF NUMBER < <n> THEN ROLL <die> ELSE ROLL <die>; STANDING ROLL <die> rolls "
+            "that die whenever it is your turn and it can be rolled.",
     "read": "READ the side you want.",
     "icon": "SKIP, or RECALL a die from your wasteland to your side of the field.",
     "target": "Name the target (PIT <die>, SKIP <player>, CANNON <player>, RADIATION "
@@ -641,7 +638,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     if kind == "legion":
         from .rules.legion import budget_text
         title += f" ({budget_text(state)})"
-    return {"title": title, "help": _help(kind, pending, choices), "choices": choices,
+    return {"title": title, "help": _help(state, kind, pending, choices), "choices": choices,
             "example": choices[0] if choices else ""}
 
 
@@ -654,17 +651,41 @@ STANDING_FOR_WINDOW = {
 }
 
 
-def _help(kind: str, pending: dict[str, Any], choices: list[str]) -> str:
+def _faces_line(die: str) -> str:
+    """'SUN, the Sun (yellow): faces 6 7 8 9 10 smile' ('5|6': it rests between them).
+
+    Icons in lower case, as the data writes them: in capitals a face list read as orders
+    ("RADIATION CANNON"), to players and to the check that every order in a help parses."""
+    d = spec(die)
+    return f"{die}, the {d.name} ({d.colour}): faces " + " ".join(str(f) for f in d.faces)
+
+
+def _help(state: State, kind: str, pending: dict[str, Any], choices: list[str]) -> str:
     """The help of a decision, its examples made of this seat's own legal orders."""
     text = HELPS[kind]
     if kind == "react":
         window = pending["window"]
         return text.format(standing=f"{STANDING_FOR_WINDOW[window]} or STANDING PASS "
                                     f"{window.upper()}")
+    if kind == "draft":
+        # A line per die still in the centre, with its faces: the picks named dice only
+        # ("PICK SUN", "PICK TANK"), and a new player drafted blind. The faces are public
+        # (every die is in the README and shows on the board once taken).
+        text += "".join(f"\n{_faces_line(c.split()[1])}" for c in choices
+                        if c.startswith("PICK ") and len(c.split()) == 2)
     if kind == "roll":
         dice = [c.split()[1] for c in choices if c.startswith("ROLL ")]
+        # The Number first: the help said "see the board", and a phone player rolled the
+        # Sun (6 to 10) against a Number of 5 from the example without scrolling to it.
+        number = state["number"]
+        text = (f"The Number is {number}: roll no higher or you lose the round. "
+                if number is not None else "No Number stands: your roll sets it. ") + text
+        if rules(state).never_twice:  # a level 1 game was told of level 5's rules
+            text += (" Never the die of your last main roll; SQUARE <player> <die> on its "
+                     "own line plays a suspended Square.")
         if dice:
             branch = f" ELSE ROLL {dice[1]}" if len(dice) > 1 else ""
             text += (f" For example IF NUMBER < 6 THEN ROLL {dice[0]}{branch}, or "
                      f"STANDING ROLL {dice[0]}.")
+            text += "".join(f"\n{_faces_line(d)}" for d in dict.fromkeys(dice))
     return text

@@ -22,9 +22,12 @@ from .orders import parse
 from .rules import build, turn
 from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
+from .rules.movement import move_points
 from .state import SEATS, chars, invariants, on_map, other, position
 
 # What revision 4 added to the moving team's choices, told where they write their orders.
+HOLD_HELP = (" HOLD <character> gives up his melee attack this turn (it does not keep him "
+             "from moving).")
 REVISION_4_HELP = (" A move may stop on the way to trade: MOVE <character> TO <space> TRADE "
                    "<space> carries out his TRADE lines with team-mates there (2 move points "
                    "each) and walks on. Towers are adventured in the order of your CHALLENGE, "
@@ -123,20 +126,24 @@ class DuelOfAgesEngine(Engine):
             shots = [f"FIRE {k} AT {e}" for k in mine for e in on_map(state, other(seat))
                      if ranged_block(state, k, *position(state, e)) is None]
             choices = shots + [f"FIRE {k}" for k in mine] + [
-                f"MOVE {k} TO <space>" for k in mine] + [
+                _move_form(state, seat, k) for k in mine] + [
                 f"REINFORCE {k}" for k in chars(state, seat, "reserve")] + [
                 f"CHALLENGE {k}" for k in mine if state["chars"][k]["space"] in guardians]
             return {"title": f"{_you(state, seat)}: fire, move, melee, adventure, reinforce",
                     "help": "Characters who fire do not move. A character on your guardian "
                             "position may CHALLENGE the guardian. Two reserve characters "
-                            "enter each turn; REINFORCE picks which." + (
+                            "enter each turn; REINFORCE picks which." + HOLD_HELP + (
                                 REVISION_4_HELP if revision_of(state) >= 4 else ""),
                     "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
                     "example": "\n".join(
                         _move_example(state, seat, mine) +
                         [f"REINFORCE {k}" for k in chars(state, seat, "reserve")[:1]])}
         return {"title": f"{_you(state, seat)}: opportunity fire and melee",
-                "help": "Your characters may shoot at enemies who move this turn.",
+                "help": "Your characters may shoot at enemies who move this turn: FIRE "
+                        "<character> takes the shot, IF ENEMY ENTERS LOS THEN FIRE "
+                        "<character> only if an enemy moves into his sight, and STANDING "
+                        "keeps the order for every later enemy turn (OPFIRE is read as "
+                        "FIRE)." + HOLD_HELP,
                 "choices": [f"FIRE {k}" for k in mine] + [f"HOLD {k}" for k in mine],
                 "example": f"IF ENEMY ENTERS LOS THEN FIRE {first}\nSTANDING OPFIRE {first}"}
 
@@ -254,6 +261,17 @@ def _to_seats(state: State, events: list[Event]) -> list[Event]:
 
 
 ENGINE = DuelOfAgesEngine()
+
+
+def _move_form(state: State, colour: str, char: str) -> str:
+    """'MOVE DEX TO <space> — from A2, 5 move points ... (e.g. MOVE DEX TO A3)': where he
+    stands and how far he may go, which the bare form left to the board and the README
+    (a phone player could not tell which spaces were worth typing)."""
+    example = _move_example(state, colour, [char])
+    eg = f" (e.g. {example[0]})" if example and example[0].startswith("MOVE ") else ""
+    return (f"MOVE {char} TO <space> — from {state['chars'][char]['space']}, "
+            f"{move_points(state, char)} move points, by the cheapest route as far as "
+            f"they go{eg}")
 
 
 def _move_example(state: State, colour: str, mine: list[str]) -> list[str]:

@@ -33,12 +33,40 @@ STANDING_FORMS = [
 ]
 
 
+def champion_line(champ: cards.Champion) -> str:
+    """One line on what a champion's deck is like, from its data: the choice offered only
+    names ("CHAMPION Isdra"), and a new player had to leave for the README to choose.
+    Public: every champion's deck list is printed in the README."""
+    maneuvers = [c for c in champ.cards if not c.armor]
+    armor = len(champ.cards) - len(maneuvers)
+    kinds: dict[str, int] = {}
+    for c in maneuvers:
+        for a in c.attacks:
+            kinds[a.kind] = kinds.get(a.kind, 0) + 1
+    attacks = ", ".join(f"{n} {k.title()}" for k, n in
+                        sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    guard = {t: sum(c.defence[t] for c in maneuvers) for t in cards.ATTACK_TYPES}
+    best = " and ".join(t.title() for t in cards.ATTACK_TYPES
+                        if guard[t] == max(guard.values()))
+    worst = " and ".join(t.title() for t in cards.ATTACK_TYPES
+                         if guard[t] == min(guard.values()))
+    counts: dict[str, int] = {}
+    for c in maneuvers:
+        counts[c.name] = counts.get(c.name, 0) + 1
+    deck = ", ".join(f"{n} x{k}" if k > 1 else n for n, k in counts.items())
+    return (f"CHAMPION {champ.name}, {champ.epithet}: {len(maneuvers)} maneuver cards and "
+            f"{armor} armor; attacks {attacks}; defends best against {best}, "
+            f"worst against {worst}. Cards: {deck}.")
+
+
 def prompt(state: State, seat: str) -> dict[str, Any]:
     kind = state["awaiting"][seat]
     example = "\n".join(default_lines(state, seat))
     if kind == "champion":
         return {"title": "Choose your champion",
-                "help": "The other duelist attacks first; you pick before them.",
+                "help": "\n".join(["The other duelist attacks first; you pick before them."]
+                                  + [champion_line(cards.champions()[k])
+                                     for k in available_champions(state)]),
                 "choices": [f"CHAMPION {cards.champions()[k].name}"
                             for k in available_champions(state)], "example": example}
     hand = sorted(set(cards_in_hand(state, seat)))

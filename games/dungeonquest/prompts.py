@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import content
-from .board import CHAMBER, SIDE_WORDS, TOWERS, allowed_sides, passage
+from .board import CHAMBER, SIDE_WORDS, TOWERS, allowed_sides, neighbour, origin_for, passage
 from .rules.combat import describe_choices
 from .state import State, treasure_total
 
@@ -61,6 +61,17 @@ def exits(state: State, seat: str) -> list[str]:
     return out
 
 
+def tower_beyond(state: State, seat: str, side: str) -> str | None:
+    """The corner tower a step of the hero's own by `side` walks into, if it does.
+
+    Such a step takes him out of the dungeon for good (rules/movement.py, walk). A player
+    played the page's example, "MOVE NORTH" from J2, on turn 2 and was out with no gold:
+    the example must never be that step, and the help names it where an exit is one."""
+    ch = state["chars"][seat]
+    target = neighbour(origin_for(state["board"], ch["pos"], side), side)
+    return target if target in TOWERS and target != ch["pos"] else None
+
+
 def pending_choices(state: State, seat: str) -> list[str]:
     ch = state["chars"][seat]
     p = ch["pending"]
@@ -82,9 +93,19 @@ def pending_choices(state: State, seat: str) -> list[str]:
     return ["SEARCH CRYPT" if p["type"] == "crypt" else "SEARCH BODY", "IGNORE"]
 
 
+def _example_move(moves: list[str], outward: dict[str, str]) -> str:
+    """A step deeper into the dungeon when there is one: the example is what a new player
+    sends as it stands, and a step into a tower would end his quest."""
+    inward = [m for m in moves if m not in outward]
+    return (inward or moves or ["SEARCH"])[0]
+
+
 def prompt(state: State, seat: str) -> dict[str, Any]:
     ch = state["chars"][seat]
-    moves = [f"MOVE {SIDE_WORDS[s].upper()}" for s in exits(state, seat)]
+    sides = exits(state, seat)
+    moves = [f"MOVE {SIDE_WORDS[s].upper()}" for s in sides]
+    outward = {f"MOVE {SIDE_WORDS[s].upper()}": t for s in sides
+               if (t := tower_beyond(state, seat, s))}
     where = "the treasure chamber" if ch["pos"] in CHAMBER else ch["pos"]
     kind = state["board"][ch["pos"]]["kind"]
     lines = [f"{ch['name']} {ch['title']} is in {where} ({kind}), Life {ch['life']}/"
@@ -106,12 +127,18 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
         choices.append("DRINK POTION")
     choices += [f"USE RING OF {r.upper()}" for r in ch["rings"]]
     choices += ["DESTINATION E7", "MOVE TO E7", *forms(ch)]
+    for move, tower in outward.items():
+        lines.append(f"{move} steps into the corner tower {tower}, which ends your quest "
+                     "there: you leave the dungeon with the treasure you carry.")
     if ch["rings"]:
         lines.append("Unused rings: " + ", ".join(content.of(state).rings[r]["name"]
                                                 for r in ch["rings"]) + ".")
     turn = state["turn"]
-    example = ("ATTACK\n" if ch["pending"] and ch["pending"]["type"] == "monster" else "") + \
-        (moves[0] if moves else "SEARCH") + "\nIF MONSTER TROLL THEN ESCAPE ELSE ATTACK"
+    # A decision arising is answered first in the example, whatever it is (a corpse or a
+    # crypt as well as a monster: the example answered monsters only).
+    answer = pending_choices(state, seat)[:1] if ch["pending"] else []
+    example = "\n".join([*answer, _example_move(moves, outward),
+                         "IF MONSTER TROLL THEN ESCAPE ELSE ATTACK"])
     return {"title": f"Turn {turn} of {state['turns']}: orders for {ch['name']}",
             "help": " ".join(lines) + " " + HELP, "choices": choices, "example": example,
             "pending": bool(ch["pending"])}

@@ -18,7 +18,7 @@ carries the parser's message so a test and the GM can see an engine's broken exa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.core.engine import Engine
@@ -35,6 +35,10 @@ class FormHelp:
     form: str  # the pattern, e.g. "MOVE TO <square>"
     note: str = ""  # what it does
     example: str = ""  # one filled-in line
+    # The example parses on its own as shown: the page gives it an "Add" button, so a
+    # phone player taps "IF MONSTER TROLL THEN ESCAPE ELSE ATTACK" into the box rather
+    # than typing it out on a phone keyboard.
+    example_parses: bool = False
 
 
 def form_help(choice: str) -> FormHelp:
@@ -79,7 +83,13 @@ def offers(engine: Engine, state: Any, seat: str, prompt: dict[str, Any]) -> Ord
             out.parts.append(choice)
     out.picks, out.forms, out.parts = (out.picks[:MAX_SHOWN], out.forms[:MAX_SHOWN],
                                        out.parts[:MAX_SHOWN])
-    out.form_help = [form_help(c) for c in out.forms]
+    out.form_help = []
+    for choice in out.forms:
+        shown = form_help(choice)
+        if shown.example and "\n" not in shown.example \
+                and not parses(engine, state, seat, shown.example):
+            shown = replace(shown, example_parses=True)
+        out.form_help.append(shown)
     example = prompt.get("example") or ""
     if isinstance(example, str) and example.strip():
         problem = parses(engine, state, seat, example)

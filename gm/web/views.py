@@ -231,6 +231,24 @@ def _next_step(game: Game, summary: dict, seat, engine) -> str:
     return f"Turn {turn['number']}: waiting for {waiting}."
 
 
+PROMPT_KEYS = {"title", "help", "choices", "example"}
+
+
+def prompt_lists(prompt: dict[str, Any] | None) -> list[tuple[str, list[str]]]:
+    """An engine's further lists in its prompt (Combat Dice's "items" and "spells": what
+    each piece of kit does), labelled as mail labels them (gm.mail.notices.render_prompt).
+    The mail listed them and the page did not, so on a phone the arming turn offered
+    27 EQUIP buttons and no word of what a Flail or a Ward does."""
+    out = []
+    for key, value in (prompt or {}).items():
+        if key in PROMPT_KEYS or not isinstance(value, list):
+            continue
+        lines = [v for v in value if isinstance(v, str) and v.strip()]
+        if lines:
+            out.append((key.replace("_", " ").capitalize(), lines))
+    return out
+
+
 def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
     game.remember_people()  # read-only from here: seats and co-GMs are read once
     summary = actions.game_summary(game, request.user)
@@ -283,7 +301,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "zone_chosen": bool(zone_name),
         "next_step": _next_step(game, summary, seat, engine),
         "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
-        "prompt": prompt,
+        "prompt": prompt, "prompt_lists": prompt_lists(prompt),
         # A prompt's help: its first line a sentence, any further lines a list to scan.
         "help_lines": [line for line in str((prompt or {}).get("help") or "").split("\n")
                        if line.strip()],

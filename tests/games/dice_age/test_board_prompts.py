@@ -119,3 +119,37 @@ def test_every_readme_example_parses_and_prints_as_written():
     for line in lines:
         item = order_lang.GRAMMAR.parse_line(line, (state, "P1"))
         assert order_lang.GRAMMAR.render(item) == line
+
+
+def test_the_draft_says_what_faces_each_die_in_the_centre_has():
+    """On a phone the draft offered "PICK SUN ... PICK TANK" and nothing about the dice:
+    the help now has a line per die still free with its faces (public data)."""
+    from games.core.replay import run_setup, secret_rng
+
+    state = run_setup(ENGINE, ["P1", "P2"], ENGINE.new_game_options({}),
+                      secret_rng("cd" * 32, None)).state
+    decision = ENGINE.decision(state)
+    prompt = decision.prompts[decision.seats[0]]
+    lines = prompt["help"].split("\n")
+    picks = [c.split()[1] for c in prompt["choices"] if c.startswith("PICK ")
+             and len(c.split()) == 2]
+    assert picks and [line.split(",")[0] for line in lines[1:]] == picks
+    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 smile" in lines
+
+
+def test_the_roll_says_the_number_and_the_faces_and_only_this_levels_rules():
+    """The roll's help said "see the board" for the Number (a phone player rolled the Sun,
+    6 to 10, against a 5 from the example) and told a level 1 game of level 5's rules."""
+    state = table(1, {"P1": {"garden": ["SUN", "MOSS"]}, "P2": {"garden": ["OAK"]}},
+                  number=5)
+    state["pending"] = {"kind": "roll", "seat": "P1"}
+    prompt = ENGINE.decision(state).prompts["P1"]
+    lines = prompt["help"].split("\n")
+    assert lines[0].startswith("The Number is 5: roll no higher or you lose the round.")
+    assert "SUN, the Sun (yellow): faces 6 7 8 9 10 smile" in lines[1:]
+    assert "Never the die of your last main roll" not in prompt["help"]
+    five = table(5, {"P1": {"garden": ["SUN", "MOSS"]}, "P2": {"garden": ["OAK"]}})
+    five["pending"] = {"kind": "roll", "seat": "P1"}
+    help_five = ENGINE.decision(five).prompts["P1"]["help"]
+    assert help_five.startswith("No Number stands: your roll sets it.")
+    assert "Never the die of your last main roll" in help_five

@@ -184,3 +184,18 @@ def test_absorb_examples_name_cards_the_seat_holds(seed):
                 assert not Counter(c.strip() for c in named.split(",")) - hand, (example, hand)
                 checked += 1
     assert checked
+
+
+def test_the_champion_choice_says_what_each_champion_is():
+    """On a phone the choice read only "CHAMPION Isdra / Nathrax / Harys": a new player
+    had to go to the README to learn who is who. The help has a line per champion still
+    free, drawn from its deck."""
+    state = run_setup(ENGINE, ["P1", "P2"], {}, secret_rng("ab" * 32, None)).state
+    decision = ENGINE.decision(state)
+    (who,) = decision.seats
+    prompt = decision.prompts[who]
+    lines = prompt["help"].split("\n")
+    free = [c.removeprefix("CHAMPION ") for c in prompt["choices"]]
+    assert [line.split(",")[0] for line in lines[1:]] == [f"CHAMPION {n}" for n in free]
+    assert "the dagger huntress" in prompt["help"] and "Quick Stab x4" in prompt["help"]
+    assert "10 armor" in lines[1]

@@ -93,3 +93,33 @@ def test_every_example_in_the_help_parses_for_that_seat(seed):
                   for s in decision.seats}
         state = run_turn(ENGINE, state, orders, secret_rng(secret, number)).state
     assert checked > 20
+
+
+def test_the_example_never_walks_the_hero_out_through_a_tower():
+    """Played on a phone: the knight on J2 (a corridor north-south under his tower) was
+    shown "MOVE NORTH" as the example, sent it and was out of the dungeon on turn 2 with
+    no gold. The example goes deeper in, and the help says which step leaves."""
+    from .helpers import place, put
+
+    st = make_state(1)
+    place(st, "A2", "corridor-straight", "S")  # north-south, under the tower A1
+    put(st, "P1", "A2", entry="N", prev="A1")
+    prompt = ENGINE.decision(st).prompts["P1"]
+    assert prompt["choices"][:2] == ["MOVE NORTH", "MOVE SOUTH"]  # leaving is a choice
+    assert prompt["example"].startswith("MOVE SOUTH\n")
+    assert "MOVE NORTH steps into the corner tower A1" in prompt["help"]
+    assert parses(ENGINE, st, "P1", prompt["example"]) == ""
+
+
+def test_the_example_answers_any_decision_arising_first():
+    """The example answered a monster (ATTACK) but not a crypt or a body, which the help
+    names as the decision from last turn."""
+    from .helpers import place, put
+
+    st = make_state(1)
+    place(st, "B1", "corridor-cross", "E")
+    put(st, "P1", "B1", entry="W", prev="A1", pending={"type": "crypt", "square": "B1"})
+    prompt = ENGINE.decision(st).prompts["P1"]
+    assert "Decision from last turn: a crypt lies in B1" in prompt["help"]
+    assert prompt["example"].startswith("SEARCH CRYPT\nMOVE ")
+    assert parses(ENGINE, st, "P1", prompt["example"]) == ""
