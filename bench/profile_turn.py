@@ -50,6 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mail-top", type=int, default=0,
                    help="profile the mail side (notify and deliver bodies, CPU time) and "
                         "print its top N functions")
+    p.add_argument("--mail-stats", default="",
+                   help="write the mail side's cProfile stats to this file (pstats)")
+    p.add_argument("--mail-sql", action="store_true",
+                   help="print the first notify task's and the first deliver task's "
+                        "statements")
     p.add_argument("--database-url", default=os.environ.get(
         "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"))
     args = p.parse_args(argv)
@@ -148,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         resolve_renders = renders[0]
         actions._on_commit = real_on_commit
         actions.run_turn = real_run_turn
-        mail_prof = cProfile.Profile(time.process_time) if args.mail_top else None
-        mail = _mail_side(connection, queued, mail_prof)
+        mail_prof = cProfile.Profile(time.process_time) \
+            if args.mail_top or args.mail_stats else None
+        mail = _mail_side(connection, queued, mail_prof, show_sql=args.mail_sql)
         rendering._convert = real_convert
         m = len(plain) + n
         vendor = "SQLite" if sqlite else "PostgreSQL"
@@ -177,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.top:
             pstats.Stats(prof).sort_stats("cumulative").print_stats(args.top)
             pstats.Stats(prof).sort_stats("tottime").print_stats(args.top)
-        if mail_prof is not None:
+        if mail_prof is not None and args.mail_stats:
+            mail_prof.dump_stats(args.mail_stats)
+        if mail_prof is not None and args.mail_top:
             print("  mail side under cProfile (CPU; notify and deliver bodies):")
             pstats.Stats(mail_prof).sort_stats("cumulative").print_stats(args.mail_top)
             pstats.Stats(mail_prof).sort_stats("tottime").print_stats(args.mail_top)
@@ -190,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None
-               ) -> dict[str, float]:
+def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None,
+               show_sql: bool = False) -> dict[str, float]:
     """Run what the resolutions queued on commit as the mail worker would: the signals
     with the mail tasks' publication captured, then the captured task bodies, timed
     (and profiled into `prof` when given: its overhead inflates the CPU figures)."""
@@ -242,6 +250,11 @@ def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None
                     prof.disable()
                 figures[f"{name}_cpu"] = time.process_time() - c
             figures[f"{name}_statements"] = len(ctx.captured_queries)
+            if show_sql and done:
+                per_task = len(ctx.captured_queries) // done
+                print(f"  one {name} task's statements:")
+                for q in ctx.captured_queries[:per_task]:
+                    print(f"    {q['sql'][:200]}")
             figures[f"{name}_tasks"] = done
             if name == "notify":
                 figures["rows"] = Outbox.objects.count() - rows_before

@@ -21,22 +21,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from gm.play import actions
 from gm.play.models import Game, Notice, Seat, Turn, TurnRecord, fill_html
 
-from . import compose, outbox, plaintext, prefs
+from . import compose, notice_rows, outbox, plaintext, prefs
 from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
-
-
-def _seats(game: Game, names: list[str] | None = None):
-    qs = game.seats.select_related("user", "user__profile").filter(mode=Seat.Mode.ACTIVE,
-                                                                   user__isnull=False)
-    return qs.filter(name__in=names) if names is not None else qs
 
 
 class Mailing:
@@ -53,9 +46,9 @@ class Mailing:
 
     def seats(self, game: Game, names: list[str] | None = None) -> list[Seat]:
         """The game's active seats with a player (those named, in seat order)."""
-        if game.pk not in self._seats:
-            self._seats[game.pk] = list(_seats(game))
-            self._switches.update(prefs.switches(s.user_id for s in self._seats[game.pk]))
+        if game.pk not in self._seats:  # seats, players, profiles and switches: one read
+            self._seats[game.pk], switches = notice_rows.active_seats(game)
+            self._switches.update(switches)
         seats = self._seats[game.pk]
         return seats if names is None else [s for s in seats if s.name in names]
 
@@ -175,13 +168,8 @@ def _one(composer, pk: int) -> int:
         return mailing.write()
 
 
-# A notice reads the game's title, result and secret, a record's number and a turn's
-# decision: the stored states (the largest columns, decoded on load) stay in the database.
-_GAME_STATE = ("game__state", "game__setup_record")
-
-
 def _turn_opened(mailing: Mailing, pk: int) -> None:
-    turn = Turn.objects.select_related("game").defer(*_GAME_STATE).filter(pk=pk).first()
+    turn = notice_rows.turn_with_game(pk)
     if turn is None or turn.status != Turn.Status.OPEN or turn.superseded:
         return
     game = turn.game
@@ -198,14 +186,15 @@ def _turn_opened(mailing: Mailing, pk: int) -> None:
 
 
 def _turn_published(mailing: Mailing, pk: int) -> None:
-    record = (TurnRecord.objects.select_related("game")
-              .defer(*_GAME_STATE, "state_before", "state_after", "draws", "events", "orders")
-              .filter(pk=pk).first())
-    if record is None or record.superseded or not record.published:
+    found = notice_rows.record_with_reports(pk)
+    if found is None:
+        return
+    record, stored = found
+    if record.superseded or not record.published:
         return
     game = record.game
     title = compose.header_value(game.title, 80)
-    reports = {r.audience: r for r in record.reports.all()}
+    reports = {r.audience: r for r in stored}
     mailed = [(seat, report) for seat in mailing.seats(game)
               if (report := reports.get(seat.name) or reports.get("")) is not None
               and mailing.wants(seat, Kind.REPORT)]
@@ -342,10 +331,7 @@ def notify_many(events: list[tuple[str, int]]) -> int:
         for event, pk in events:
             _COMPOSERS[event](mailing, pk)
         queued = mailing.write()
-        which = Q()
-        for event, pk in events:
-            which |= Q(kind=event, object_id=pk)
-        Notice.objects.filter(which, handled__isnull=True).update(handled=timezone.now())
+        notice_rows.mark_handled(events, timezone.now())
     return queued
 
 

@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from gm.play import rows
 
-from . import compose
+from . import compose, outbox_rows
 from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
@@ -77,16 +77,14 @@ def enqueue_many(rows: list[Outbox]) -> list[int]:
     ones after commit with ONE task. Returns the ids of the rows written now.
 
     Exactly once as `enqueue`: the unique key decides (INSERT ... ON CONFLICT DO NOTHING),
-    and the rows written now are told apart from older ones with the same key by their
-    fresh Message-IDs (one more statement; bulk_create returns no ids when it skips)."""
+    and the statement returns the ids of the rows it wrote, never those of older rows
+    with the same key (`outbox_rows.insert_many`)."""
     if not rows:
         return []
     for row in rows:
         row.key, row.subject = row.key[:200], row.subject[:255]
         row.message_id = row.message_id or new_message_id()
-    Outbox.objects.bulk_create(rows, ignore_conflicts=True)
-    ids = list(Outbox.objects.filter(message_id__in=[r.message_id for r in rows])
-               .order_by("pk").values_list("pk", flat=True))
+    ids = outbox_rows.insert_many(rows, timezone.now())
     if ids:
         transaction.on_commit(lambda: _queue(ids), robust=True)
     return ids
@@ -103,9 +101,22 @@ def _queue(pk: int | list[int]) -> None:
                     exc_info=True)
 
 
+class _BuiltOnce(EmailMultiAlternatives):
+    """A mail whose MIME message is built once: `_ready` builds it to find a header that
+    cannot be written, and the backend's send (SMTP: `message()` again, then its bytes)
+    takes that same message instead of building it a second time."""
+
+    _built = None
+
+    def message(self):
+        if self._built is None:
+            self._built = super().message()
+        return self._built
+
+
 def build(row: Outbox, connection=None) -> EmailMultiAlternatives:
     headers: dict[str, Any] = {"Message-ID": row.message_id, **row.headers}
-    mail = EmailMultiAlternatives(
+    mail = _BuiltOnce(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,
         connection=connection)
@@ -185,7 +196,7 @@ def deliver_many(ids: list[int]) -> tuple[int, dict[int, str]]:
     claimed = _claim(list(dict.fromkeys(ids)), now) if ids else []
     if not claimed:
         return 0, {}
-    rows = list(Outbox.objects.select_related("turn").filter(pk__in=claimed).order_by("pk"))
+    rows = outbox_rows.claimed(claimed)
     ready = _ready(rows, now)
     connection = get_connection(fail_silently=False) if ready else None
     is_open = False
@@ -240,9 +251,7 @@ def _mark_sent(row: Outbox) -> bool:
     delay = 0.2
     while True:
         try:
-            Outbox.objects.filter(pk=row.pk).update(
-                status=Outbox.Status.SENT, sent_at=timezone.now(), attempts=row.attempts + 1,
-                last_error="")
+            outbox_rows.mark_sent(row.pk, row.attempts + 1, timezone.now())
             return True
         except (OperationalError, InterfaceError) as exc:
             if db_connection.in_atomic_block or time.monotonic() + delay > end:
