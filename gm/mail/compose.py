@@ -7,6 +7,7 @@ it goes to a user, and the seat's reply address as Reply-To, so replying is orde
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Collection
@@ -133,3 +134,17 @@ def footer(kind_label: str, unsubscribe: str) -> str:
     return (f"-- \nYou get these mails because you play on this server; this kind:\n"
             f"{kind_label}.\n"
             f"Stop them: {unsubscribe}\nAll mail settings: {site_url('/mail/preferences/')}\n")
+
+
+def wrapped_footer(kind_label: str, unsubscribe: str) -> str:
+    """`wrap(footer(kind_label, unsubscribe))`, kept per process: the footer's one-click
+    link is longer than WIDTH, so every notice's text took textwrap's slow path for this
+    same text (one per player and kind); `Mailing.add` wraps the body apart and appends
+    this, which is the same text (`wrap` works line by line, and a body ends with a
+    newline)."""
+    return _wrapped_footer(kind_label, unsubscribe, site_url())
+
+
+@functools.lru_cache(maxsize=8192)
+def _wrapped_footer(kind_label: str, unsubscribe: str, _site: str) -> str:
+    return wrap(footer(kind_label, unsubscribe))

@@ -69,13 +69,20 @@ class Mailing:
         headers["List-Id"] = compose.list_id(seat.game)
         ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
                "reply_address": seat.reply_address, **context}
-        text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
+        label = Kind(kind).label
+        body = compose.render(template, ctx)  # ends with a newline
         # within 72 columns, but a report's own tables and boards as plaintext drew them
-        text = compose.wrap(text, set(ctx["report_text"].split("\n"))
-                            if ctx.get("report_text") else ())
+        verbatim = set(ctx["report_text"].split("\n")) if ctx.get("report_text") else ()
+        footer = compose.footer(label, unsubscribe)
+        if verbatim and any(len(line) > compose.WIDTH and line in verbatim
+                            for line in footer.split("\n")):
+            # a long report line that is also a footer line is kept as it is in both
+            text = compose.wrap(body + footer, verbatim)
+        else:  # the same text: wrap goes line by line, and the footer is wrapped once
+            text = compose.wrap(body, verbatim) + compose.wrapped_footer(label, unsubscribe)
         if html:
             html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
-                     f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
+                     f'<a href="{unsubscribe}">Stop {label}</a>.</p>')
         self.rows.append(Outbox(
             key=key, kind=kind, user=user, to=user.email,
             subject=compose.header_value(subject, 255), body_text=text, body_html=html,
