@@ -45,17 +45,26 @@ def wrap(text: str, verbatim: Collection[str] = ()) -> str:
     for line in lines:
         if len(line) <= WIDTH or line in verbatim:
             out.append(line)
-            continue
-        body = line.lstrip(" ")
-        indent = more = line[:len(line) - len(body)]
-        if body.startswith("> "):
-            indent = more = indent + "> "
-            body = body[2:]
-        elif indent:  # an indented item (an order, a choice) hangs under its first word
-            more = indent + "  "
-        out += textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
-                             break_long_words=False, break_on_hyphens=False) or [line]
+        else:
+            out += _wrap_line(line)
     return "\n".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrap_line(line: str) -> tuple[str, ...]:
+    """One line longer than WIDTH, wrapped (see `wrap`). Kept per process: the same long
+    lines come back in every notice (the footer's one-click link, one per player and
+    kind; an engine's prompt help, the same every turn), and textwrap was most of the
+    cost of a notice's text."""
+    body = line.lstrip(" ")
+    indent = more = line[:len(line) - len(body)]
+    if body.startswith("> "):
+        indent = more = indent + "> "
+        body = body[2:]
+    elif indent:  # an indented item (an order, a choice) hangs under its first word
+        more = indent + "  "
+    return tuple(textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
+                               break_long_words=False, break_on_hyphens=False) or [line])
 
 
 def render(template: str, context: dict[str, Any]) -> str:
@@ -135,16 +144,3 @@ def footer(kind_label: str, unsubscribe: str) -> str:
             f"{kind_label}.\n"
             f"Stop them: {unsubscribe}\nAll mail settings: {site_url('/mail/preferences/')}\n")
 
-
-def wrapped_footer(kind_label: str, unsubscribe: str) -> str:
-    """`wrap(footer(kind_label, unsubscribe))`, kept per process: the footer's one-click
-    link is longer than WIDTH, so every notice's text took textwrap's slow path for this
-    same text (one per player and kind); `Mailing.add` wraps the body apart and appends
-    this, which is the same text (`wrap` works line by line, and a body ends with a
-    newline)."""
-    return _wrapped_footer(kind_label, unsubscribe, site_url())
-
-
-@functools.lru_cache(maxsize=8192)
-def _wrapped_footer(kind_label: str, unsubscribe: str, _site: str) -> str:
-    return wrap(footer(kind_label, unsubscribe))

@@ -12,6 +12,7 @@ switches read once, the outbox rows written in one statement, one delivery task.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -70,16 +71,10 @@ class Mailing:
         ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
                "reply_address": seat.reply_address, **context}
         label = Kind(kind).label
-        body = compose.render(template, ctx)  # ends with a newline
+        text = compose.render(template, ctx) + compose.footer(label, unsubscribe)
         # within 72 columns, but a report's own tables and boards as plaintext drew them
-        verbatim = set(ctx["report_text"].split("\n")) if ctx.get("report_text") else ()
-        footer = compose.footer(label, unsubscribe)
-        if verbatim and any(len(line) > compose.WIDTH and line in verbatim
-                            for line in footer.split("\n")):
-            # a long report line that is also a footer line is kept as it is in both
-            text = compose.wrap(body + footer, verbatim)
-        else:  # the same text: wrap goes line by line, and the footer is wrapped once
-            text = compose.wrap(body, verbatim) + compose.wrapped_footer(label, unsubscribe)
+        text = compose.wrap(text, set(ctx["report_text"].split("\n"))
+                            if ctx.get("report_text") else ())
         if html:
             html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
                      f'<a href="{unsubscribe}">Stop {label}</a>.</p>')
@@ -111,8 +106,7 @@ def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str
             if number is not None:
                 text = one_numbering(text, number)
             for paragraph in text.split("\n"):  # one help line per hero, per option...
-                lines += textwrap.wrap(paragraph, plaintext.WIDTH,
-                                       break_long_words=False) or [""]
+                lines += _paragraph_lines(paragraph)
     if prompt.get("example"):
         lines.append(f"Example: {prompt['example']}")
     for key, value in prompt.items():
@@ -128,6 +122,13 @@ def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str
         elif value not in (None, ""):
             lines.append(f"{label}: {value}")
     return lines
+
+
+@functools.lru_cache(maxsize=1024)
+def _paragraph_lines(paragraph: str) -> tuple[str, ...]:
+    """A prompt's paragraph wrapped to the text width; kept per process (an engine's help
+    is the same text every turn, for every seat)."""
+    return tuple(textwrap.wrap(paragraph, plaintext.WIDTH, break_long_words=False) or [""])
 
 
 _ENGINE_TURN = re.compile(r"\b(?:(?:combat|game|round)\s+)?(turn)\s+(\d+)(?:\s+of\s+\d+)?\b",
