@@ -154,15 +154,8 @@ def deliver(pk: int) -> bool:
 def _claim(ids: list[int], now) -> list[int]:
     """PENDING -> SENDING for those of `ids` still pending, in one statement; returns the
     ids this call claimed (RETURNING: PostgreSQL, SQLite 3.35+), so two workers handed
-    the same batch never both send a row."""
-    table = db_connection.ops.quote_name(Outbox._meta.db_table)
-    marks = ", ".join(["%s"] * len(ids))
-    with db_connection.cursor() as cur:
-        cur.execute(f"UPDATE {table} SET status = %s, claimed_at = %s "
-                    f"WHERE id IN ({marks}) AND status = %s RETURNING id",
-                    [Outbox.Status.SENDING, db_connection.ops.adapt_datetimefield_value(now),
-                     *ids, Outbox.Status.PENDING])
-        return sorted(pk for (pk,) in cur.fetchall())
+    the same batch never both send a row (`outbox_rows.claim`)."""
+    return outbox_rows.claim(ids, now)
 
 
 def _ready(rows: list[Outbox], now) -> list[tuple[Outbox, EmailMultiAlternatives]]:

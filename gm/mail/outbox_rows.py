@@ -1,5 +1,5 @@
-"""Plain SQL for the outbox statements every resolved turn takes: the batch's INSERT, the
-claimed rows read back with their turns, and each row's SENT mark.
+"""Plain SQL for the outbox statements every resolved turn takes: the batch's INSERT, its
+claim, the claimed rows read back with their turns, and each row's SENT mark.
 
 `outbox.enqueue_many` and `outbox.deliver_many` spent more CPU building these queries
 with the ORM than sending the mail (bench/README.md, "Fifth session"). Written once per
@@ -56,6 +56,24 @@ def _build_insert_sql(n: int) -> str:
     one = f"({', '.join(['%s'] * len(_TABLE.fields))})"
     return (f"INSERT INTO {qn(Outbox._meta.db_table)} ({_TABLE.columns()}) "
             f"VALUES {', '.join([one] * n)} ON CONFLICT DO NOTHING RETURNING {qn('id')}")
+
+
+def claim(ids: list[int], now: datetime) -> list[int]:
+    """PENDING -> SENDING at `now` for those of `ids` still pending; the ids this call
+    claimed, in order (RETURNING), so two workers handed the same batch never both send a
+    row. One statement, built once per vendor and batch size."""
+    conn = db()
+    with cursor() as cur:
+        cur.execute(cached_sql(("outbox claim", len(ids)), lambda: _claim_sql(len(ids))),
+                    [str(Outbox.Status.SENDING), conn.ops.adapt_datetimefield_value(now),
+                     *ids, str(Outbox.Status.PENDING)])
+        return sorted(pk for (pk,) in cur.fetchall())
+
+
+def _claim_sql(n: int) -> str:
+    return (f"UPDATE {qn(Outbox._meta.db_table)} SET {qn('status')} = %s, "
+            f"{qn('claimed_at')} = %s WHERE {qn('id')} IN ({', '.join(['%s'] * n)}) "
+            f"AND {qn('status')} = %s RETURNING {qn('id')}")
 
 
 # The turn of a row is read for `outbox.obsolete` (its number, status, superseded): its

@@ -154,3 +154,13 @@ def test_a_mail_is_built_once_and_as_django_builds_it(db, settings):
     boundary, other = built.get_boundary(), theirs.get_boundary()
     assert ours_bytes.replace(boundary.encode(), b"B") == their_bytes.replace(
         other.encode(), b"B")
+
+
+def test_the_claim_takes_only_pending_rows_once(db):
+    ids = outbox_rows.insert_many(_rows("c", 3), timezone.now())
+    Outbox.objects.filter(pk=ids[1]).update(status=Outbox.Status.SENT)
+    now = timezone.now()
+    assert outbox_rows.claim([ids[2], ids[0], ids[1]], now) == [ids[0], ids[2]]
+    assert outbox_rows.claim(ids, now) == []
+    claimed = Outbox.objects.filter(pk__in=[ids[0], ids[2]])
+    assert {(r.status, r.claimed_at) for r in claimed} == {(Outbox.Status.SENDING, now)}
