@@ -13,8 +13,11 @@ to a broker), then every captured `gm.mail.tasks.notify` body runs, then every c
 `gm.mail.tasks.deliver` body (Django's locmem mail backend). Printed: CPU ms and SQL
 statements per turn for each part, the engine's own CPU (run_turn), the markdown
 conversions per turn (resolution and mail apart), per resolved turn the notify tasks
-published, outbox rows written and deliver tasks published, `--sql` one turn's
-statements, and the top functions by cumulative time. Figures only.
+published, outbox rows written and deliver tasks published, the mail bodies' CPU in
+their statements (client side) and in python-markdown, `--sql` one turn's statements,
+`--mail-sql` one notify and one deliver task's, `--mail-top N` the mail side's top
+functions (`--mail-stats FILE` writes its cProfile stats for pstats), and the top
+functions by cumulative time. Figures only.
 
 `--database-url sqlite:///path` runs on SQLite (the file is removed and re-created).
 """
