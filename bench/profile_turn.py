@@ -13,8 +13,11 @@ to a broker), then every captured `gm.mail.tasks.notify` body runs, then every c
 `gm.mail.tasks.deliver` body (Django's locmem mail backend). Printed: CPU ms and SQL
 statements per turn for each part, the engine's own CPU (run_turn), the markdown
 conversions per turn (resolution and mail apart), per resolved turn the notify tasks
-published, outbox rows written and deliver tasks published, `--sql` one turn's
-statements, and the top functions by cumulative time. Figures only.
+published, outbox rows written and deliver tasks published, the mail bodies' CPU in
+their statements (client side) and in python-markdown, `--sql` one turn's statements,
+`--mail-sql` one notify and one deliver task's, `--mail-top N` the mail side's top
+functions (`--mail-stats FILE` writes its cProfile stats for pstats), and the top
+functions by cumulative time. Figures only.
 
 `--database-url sqlite:///path` runs on SQLite (the file is removed and re-created).
 """
@@ -50,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mail-top", type=int, default=0,
                    help="profile the mail side (notify and deliver bodies, CPU time) and "
                         "print its top N functions")
+    p.add_argument("--mail-stats", default="",
+                   help="write the mail side's cProfile stats to this file (pstats)")
+    p.add_argument("--mail-sql", action="store_true",
+                   help="print the first notify task's and the first deliver task's "
+                        "statements")
     p.add_argument("--database-url", default=os.environ.get(
         "GM_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_bench"))
     args = p.parse_args(argv)
@@ -119,7 +127,11 @@ def main(argv: list[str] | None = None) -> int:
 
         def counted(text: str) -> str:
             renders[0] += 1
-            return real_convert(text)
+            c = time.process_time()
+            try:
+                return real_convert(text)
+            finally:
+                MARKDOWN_CPU[0] += time.process_time() - c
 
         rendering._convert, real_convert = counted, rendering._convert
         rendering._render.cache_clear()
@@ -148,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         resolve_renders = renders[0]
         actions._on_commit = real_on_commit
         actions.run_turn = real_run_turn
-        mail_prof = cProfile.Profile(time.process_time) if args.mail_top else None
-        mail = _mail_side(connection, queued, mail_prof)
+        mail_prof = cProfile.Profile(time.process_time) \
+            if args.mail_top or args.mail_stats else None
+        mail = _mail_side(connection, queued, mail_prof, show_sql=args.mail_sql)
         rendering._convert = real_convert
         m = len(plain) + n
         vendor = "SQLite" if sqlite else "PostgreSQL"
@@ -170,14 +183,21 @@ def main(argv: list[str] | None = None) -> int:
               f"{mail['notify_tasks'] / m:.2f} tasks/turn, "
               f"{mail['notify_statements'] / m:5.1f} statements/turn, "
               f"{mail['rows'] / m:.2f} outbox rows/turn")
+        print(f"    of which         {1000 * mail['notify_statement_cpu'] / m:7.2f} ms in "
+              f"its statements (client side), {1000 * mail['notify_markdown_cpu'] / m:.2f} "
+              "ms in python-markdown")
         print(f"  deliver (mail)     {1000 * mail['deliver_cpu'] / m:7.2f} ms CPU/turn, "
               f"{mail['deliver_tasks'] / m:.2f} tasks/turn, "
               f"{mail['deliver_statements'] / m:5.1f} statements/turn, "
               f"{mail['sent'] / m:.2f} mails/turn")
+        print(f"    of which         {1000 * mail['deliver_statement_cpu'] / m:7.2f} ms in "
+              "its statements (client side)")
         if args.top:
             pstats.Stats(prof).sort_stats("cumulative").print_stats(args.top)
             pstats.Stats(prof).sort_stats("tottime").print_stats(args.top)
-        if mail_prof is not None:
+        if mail_prof is not None and args.mail_stats:
+            mail_prof.dump_stats(args.mail_stats)
+        if mail_prof is not None and args.mail_top:
             print("  mail side under cProfile (CPU; notify and deliver bodies):")
             pstats.Stats(mail_prof).sort_stats("cumulative").print_stats(args.mail_top)
             pstats.Stats(mail_prof).sort_stats("tottime").print_stats(args.mail_top)
@@ -190,8 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None
-               ) -> dict[str, float]:
+MARKDOWN_CPU = [0.0]  # python-markdown's CPU (the conversions counted above)
+
+
+def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None,
+               show_sql: bool = False) -> dict[str, float]:
     """Run what the resolutions queued on commit as the mail worker would: the signals
     with the mail tasks' publication captured, then the captured task bodies, timed
     (and profiled into `prof` when given: its overhead inflates the CPU figures)."""
@@ -230,7 +253,17 @@ def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None
         for name in ("notify", "deliver"):
             task = getattr(tasks, name)
             done = 0
-            with CaptureQueriesContext(connection) as ctx:
+            statement_cpu = [0.0]
+
+            def timed(execute, sql, params, many, context, spent=statement_cpu):
+                c = time.process_time()
+                try:
+                    return execute(sql, params, many, context)
+                finally:
+                    spent[0] += time.process_time() - c
+
+            MARKDOWN_CPU[0] = 0.0
+            with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(timed):
                 c = time.process_time()
                 if prof is not None:
                     prof.enable()
@@ -241,7 +274,14 @@ def _mail_side(connection, queued: list, prof: cProfile.Profile | None = None
                 if prof is not None:
                     prof.disable()
                 figures[f"{name}_cpu"] = time.process_time() - c
+            figures[f"{name}_statement_cpu"] = statement_cpu[0]
+            figures[f"{name}_markdown_cpu"] = MARKDOWN_CPU[0]
             figures[f"{name}_statements"] = len(ctx.captured_queries)
+            if show_sql and done:
+                per_task = len(ctx.captured_queries) // done
+                print(f"  one {name} task's statements:")
+                for q in ctx.captured_queries[:per_task]:
+                    print(f"    {q['sql'][:200]}")
             figures[f"{name}_tasks"] = done
             if name == "notify":
                 figures["rows"] = Outbox.objects.count() - rows_before

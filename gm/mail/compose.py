@@ -7,6 +7,7 @@ it goes to a user, and the seat's reply address as Reply-To, so replying is orde
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Collection
@@ -44,17 +45,26 @@ def wrap(text: str, verbatim: Collection[str] = ()) -> str:
     for line in lines:
         if len(line) <= WIDTH or line in verbatim:
             out.append(line)
-            continue
-        body = line.lstrip(" ")
-        indent = more = line[:len(line) - len(body)]
-        if body.startswith("> "):
-            indent = more = indent + "> "
-            body = body[2:]
-        elif indent:  # an indented item (an order, a choice) hangs under its first word
-            more = indent + "  "
-        out += textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
-                             break_long_words=False, break_on_hyphens=False) or [line]
+        else:
+            out += _wrap_line(line)
     return "\n".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrap_line(line: str) -> tuple[str, ...]:
+    """One line longer than WIDTH, wrapped (see `wrap`). Kept per process: the same long
+    lines come back in every notice (the footer's one-click link, one per player and
+    kind; an engine's prompt help, the same every turn), and textwrap was most of the
+    cost of a notice's text."""
+    body = line.lstrip(" ")
+    indent = more = line[:len(line) - len(body)]
+    if body.startswith("> "):
+        indent = more = indent + "> "
+        body = body[2:]
+    elif indent:  # an indented item (an order, a choice) hangs under its first word
+        more = indent + "  "
+    return tuple(textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
+                               break_long_words=False, break_on_hyphens=False) or [line])
 
 
 def render(template: str, context: dict[str, Any]) -> str:
@@ -133,3 +143,4 @@ def footer(kind_label: str, unsubscribe: str) -> str:
     return (f"-- \nYou get these mails because you play on this server; this kind:\n"
             f"{kind_label}.\n"
             f"Stop them: {unsubscribe}\nAll mail settings: {site_url('/mail/preferences/')}\n")
+

@@ -12,6 +12,7 @@ switches read once, the outbox rows written in one statement, one delivery task.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -21,22 +22,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from gm.play import actions
 from gm.play.models import Game, Notice, Seat, Turn, TurnRecord, fill_html
 
-from . import compose, outbox, plaintext, prefs
+from . import compose, notice_rows, outbox, plaintext, prefs
 from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
-
-
-def _seats(game: Game, names: list[str] | None = None):
-    qs = game.seats.select_related("user", "user__profile").filter(mode=Seat.Mode.ACTIVE,
-                                                                   user__isnull=False)
-    return qs.filter(name__in=names) if names is not None else qs
 
 
 class Mailing:
@@ -53,9 +47,9 @@ class Mailing:
 
     def seats(self, game: Game, names: list[str] | None = None) -> list[Seat]:
         """The game's active seats with a player (those named, in seat order)."""
-        if game.pk not in self._seats:
-            self._seats[game.pk] = list(_seats(game))
-            self._switches.update(prefs.switches(s.user_id for s in self._seats[game.pk]))
+        if game.pk not in self._seats:  # seats, players, profiles and switches: one read
+            self._seats[game.pk], switches = notice_rows.active_seats(game)
+            self._switches.update(switches)
         seats = self._seats[game.pk]
         return seats if names is None else [s for s in seats if s.name in names]
 
@@ -76,13 +70,14 @@ class Mailing:
         headers["List-Id"] = compose.list_id(seat.game)
         ctx = {"seat": seat, "game": seat.game, "game_url": compose.game_url(seat.game),
                "reply_address": seat.reply_address, **context}
-        text = compose.render(template, ctx) + compose.footer(Kind(kind).label, unsubscribe)
+        label = Kind(kind).label
+        text = compose.render(template, ctx) + compose.footer(label, unsubscribe)
         # within 72 columns, but a report's own tables and boards as plaintext drew them
         text = compose.wrap(text, set(ctx["report_text"].split("\n"))
                             if ctx.get("report_text") else ())
         if html:
             html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
-                     f'<a href="{unsubscribe}">Stop {Kind(kind).label}</a>.</p>')
+                     f'<a href="{unsubscribe}">Stop {label}</a>.</p>')
         self.rows.append(Outbox(
             key=key, kind=kind, user=user, to=user.email,
             subject=compose.header_value(subject, 255), body_text=text, body_html=html,
@@ -111,8 +106,7 @@ def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str
             if number is not None:
                 text = one_numbering(text, number)
             for paragraph in text.split("\n"):  # one help line per hero, per option...
-                lines += textwrap.wrap(paragraph, plaintext.WIDTH,
-                                       break_long_words=False) or [""]
+                lines += _paragraph_lines(paragraph)
     if prompt.get("example"):
         lines.append(f"Example: {prompt['example']}")
     for key, value in prompt.items():
@@ -128,6 +122,13 @@ def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str
         elif value not in (None, ""):
             lines.append(f"{label}: {value}")
     return lines
+
+
+@functools.lru_cache(maxsize=1024)
+def _paragraph_lines(paragraph: str) -> tuple[str, ...]:
+    """A prompt's paragraph wrapped to the text width; kept per process (an engine's help
+    is the same text every turn, for every seat)."""
+    return tuple(textwrap.wrap(paragraph, plaintext.WIDTH, break_long_words=False) or [""])
 
 
 _ENGINE_TURN = re.compile(r"\b(?:(?:combat|game|round)\s+)?(turn)\s+(\d+)(?:\s+of\s+\d+)?\b",
@@ -175,13 +176,8 @@ def _one(composer, pk: int) -> int:
         return mailing.write()
 
 
-# A notice reads the game's title, result and secret, a record's number and a turn's
-# decision: the stored states (the largest columns, decoded on load) stay in the database.
-_GAME_STATE = ("game__state", "game__setup_record")
-
-
 def _turn_opened(mailing: Mailing, pk: int) -> None:
-    turn = Turn.objects.select_related("game").defer(*_GAME_STATE).filter(pk=pk).first()
+    turn = notice_rows.turn_with_game(pk)
     if turn is None or turn.status != Turn.Status.OPEN or turn.superseded:
         return
     game = turn.game
@@ -198,14 +194,15 @@ def _turn_opened(mailing: Mailing, pk: int) -> None:
 
 
 def _turn_published(mailing: Mailing, pk: int) -> None:
-    record = (TurnRecord.objects.select_related("game")
-              .defer(*_GAME_STATE, "state_before", "state_after", "draws", "events", "orders")
-              .filter(pk=pk).first())
-    if record is None or record.superseded or not record.published:
+    found = notice_rows.record_with_reports(pk)
+    if found is None:
+        return
+    record, stored = found
+    if record.superseded or not record.published:
         return
     game = record.game
     title = compose.header_value(game.title, 80)
-    reports = {r.audience: r for r in record.reports.all()}
+    reports = {r.audience: r for r in stored}
     mailed = [(seat, report) for seat in mailing.seats(game)
               if (report := reports.get(seat.name) or reports.get("")) is not None
               and mailing.wants(seat, Kind.REPORT)]
@@ -342,10 +339,7 @@ def notify_many(events: list[tuple[str, int]]) -> int:
         for event, pk in events:
             _COMPOSERS[event](mailing, pk)
         queued = mailing.write()
-        which = Q()
-        for event, pk in events:
-            which |= Q(kind=event, object_id=pk)
-        Notice.objects.filter(which, handled__isnull=True).update(handled=timezone.now())
+        notice_rows.mark_handled(events, timezone.now())
     return queued
 
 

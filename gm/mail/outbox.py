@@ -33,9 +33,10 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db import connection as db_connection
 from django.utils import timezone
 
+from gm.broker import publish_direct
 from gm.play import rows
 
-from . import compose
+from . import compose, outbox_rows
 from .models import Kind, Outbox
 
 log = logging.getLogger(__name__)
@@ -77,25 +78,35 @@ def enqueue_many(rows: list[Outbox]) -> list[int]:
     ones after commit with ONE task. Returns the ids of the rows written now.
 
     Exactly once as `enqueue`: the unique key decides (INSERT ... ON CONFLICT DO NOTHING),
-    and the rows written now are told apart from older ones with the same key by their
-    fresh Message-IDs (one more statement; bulk_create returns no ids when it skips)."""
+    and the statement returns the ids of the rows it wrote, never those of older rows
+    with the same key (`outbox_rows.insert_many`)."""
     if not rows:
         return []
     for row in rows:
         row.key, row.subject = row.key[:200], row.subject[:255]
         row.message_id = row.message_id or new_message_id()
-    Outbox.objects.bulk_create(rows, ignore_conflicts=True)
-    ids = list(Outbox.objects.filter(message_id__in=[r.message_id for r in rows])
-               .order_by("pk").values_list("pk", flat=True))
+    ids = outbox_rows.insert_many(rows, timezone.now())
     if ids:
         transaction.on_commit(lambda: _queue(ids), robust=True)
     return ids
 
 
 def _queue(pk: int | list[int]) -> None:
-    """Wake the delivery of one row, or of a batch (one task for all its rows)."""
+    """Wake the delivery of one row, or of a batch (one task for all its rows).
+
+    Published as the notify task's wake-up is (`gm.broker.publish_direct`: Celery's own
+    message, handed to the Redis channel; about a fifth of `delay`'s CPU, which was paid
+    once per resolved turn in the mail worker); in eager mode, on another transport, with
+    publish signals or after a failed direct send, `delay` as before. A wake-up sent
+    twice is harmless: the claim sends each row once."""
     from . import tasks
 
+    try:
+        sent = publish_direct(tasks.deliver._get_current_object(), (pk,), {})
+    except Exception:  # noqa: BLE001 - Celery's path below, with its retries
+        sent = None
+    if sent is not None:
+        return
     try:
         tasks.deliver.delay(pk)
     except Exception:  # broker down: the rows wait in the database for deliver_pending
@@ -103,9 +114,22 @@ def _queue(pk: int | list[int]) -> None:
                     exc_info=True)
 
 
+class _BuiltOnce(EmailMultiAlternatives):
+    """A mail whose MIME message is built once: `_ready` builds it to find a header that
+    cannot be written, and the backend's send (SMTP: `message()` again, then its bytes)
+    takes that same message instead of building it a second time."""
+
+    _built = None
+
+    def message(self):
+        if self._built is None:
+            self._built = super().message()
+        return self._built
+
+
 def build(row: Outbox, connection=None) -> EmailMultiAlternatives:
     headers: dict[str, Any] = {"Message-ID": row.message_id, **row.headers}
-    mail = EmailMultiAlternatives(
+    mail = _BuiltOnce(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,
         connection=connection)
@@ -130,21 +154,15 @@ def deliver(pk: int) -> bool:
 def _claim(ids: list[int], now) -> list[int]:
     """PENDING -> SENDING for those of `ids` still pending, in one statement; returns the
     ids this call claimed (RETURNING: PostgreSQL, SQLite 3.35+), so two workers handed
-    the same batch never both send a row."""
-    table = db_connection.ops.quote_name(Outbox._meta.db_table)
-    marks = ", ".join(["%s"] * len(ids))
-    with db_connection.cursor() as cur:
-        cur.execute(f"UPDATE {table} SET status = %s, claimed_at = %s "
-                    f"WHERE id IN ({marks}) AND status = %s RETURNING id",
-                    [Outbox.Status.SENDING, db_connection.ops.adapt_datetimefield_value(now),
-                     *ids, Outbox.Status.PENDING])
-        return sorted(pk for (pk,) in cur.fetchall())
+    the same batch never both send a row (`outbox_rows.claim`)."""
+    return outbox_rows.claim(ids, now)
 
 
 def _ready(rows: list[Outbox], now) -> list[tuple[Outbox, EmailMultiAlternatives]]:
     """The claimed rows still worth sending, each with its message; the others are
     settled here: obsolete (FAILED), in the ledger (SENT), or unbuildable (FAILED)."""
     ready = []
+    handed_off = ledger_seen([row.message_id for row in rows])  # one round trip
     for row in rows:
         stale = obsolete(row, now)
         if stale:
@@ -152,7 +170,7 @@ def _ready(rows: list[Outbox], now) -> list[tuple[Outbox, EmailMultiAlternatives
                                                     last_error=stale)
             log.info("mail %s to %s not sent: %s", row.key, row.to, stale)
             continue
-        if ledger_has(row.message_id):  # handed off before; this database forgot (restore)
+        if row.message_id in handed_off:  # handed off before; this database forgot (restore)
             Outbox.objects.filter(pk=row.pk).update(
                 status=Outbox.Status.SENT, sent_at=timezone.now(),
                 last_error="not sent again: the mail ledger shows it handed off before")
@@ -185,7 +203,7 @@ def deliver_many(ids: list[int]) -> tuple[int, dict[int, str]]:
     claimed = _claim(list(dict.fromkeys(ids)), now) if ids else []
     if not claimed:
         return 0, {}
-    rows = list(Outbox.objects.select_related("turn").filter(pk__in=claimed).order_by("pk"))
+    rows = outbox_rows.claimed(claimed)
     ready = _ready(rows, now)
     connection = get_connection(fail_silently=False) if ready else None
     is_open = False
@@ -240,9 +258,7 @@ def _mark_sent(row: Outbox) -> bool:
     delay = 0.2
     while True:
         try:
-            Outbox.objects.filter(pk=row.pk).update(
-                status=Outbox.Status.SENT, sent_at=timezone.now(), attempts=row.attempts + 1,
-                last_error="")
+            outbox_rows.mark_sent(row.pk, row.attempts + 1, timezone.now())
             return True
         except (OperationalError, InterfaceError) as exc:
             if db_connection.in_atomic_block or time.monotonic() + delay > end:
@@ -285,6 +301,20 @@ def ledger_has(message_id: str) -> bool:
     except Exception as exc:  # the ledger is down: the database alone decides
         log.warning("mail ledger unreadable (%s)", exc)
         return False
+
+
+def ledger_seen(message_ids: list[str]) -> set[str]:
+    """Those of `message_ids` the ledger holds (`ledger_has` for a batch, in one MGET
+    instead of a round trip per mail). Empty when the ledger is off or down."""
+    client = _ledger()
+    if client is None or not message_ids:
+        return set()
+    try:
+        found = client.mget([_ledger_key(m) for m in message_ids])
+    except Exception as exc:  # the ledger is down: the database alone decides
+        log.warning("mail ledger unreadable (%s)", exc)
+        return set()
+    return {m for m, value in zip(message_ids, found) if value is not None}
 
 
 def ledger_note(message_id: str) -> None:

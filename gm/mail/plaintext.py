@@ -32,6 +32,8 @@ _UNDERLINES = {1: "=", 2: "-"}
 def display_width(text: str) -> int:
     """Columns `text` takes in a fixed-width font (wide East Asian characters count 2,
     combining marks 0), so table columns line up beyond ASCII."""
+    if text.isascii():  # no wide or combining character: one column each (most cells)
+        return len(text)
     width = 0
     for ch in text:
         if unicodedata.combining(ch):
@@ -40,21 +42,37 @@ def display_width(text: str) -> int:
     return width
 
 
+_AUTOLINK = re.compile(r"<(https?://[^>\s]+)>")
+_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)[^)]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)[^)]*\)")
+_CODE = re.compile(r"(`+)(.+?)\1")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
+_EM_UNDERSCORE = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
+_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+# every pattern above, and the entities, needs one of these characters to match: a text
+# without any is its own plain text (most table cells and many lines of a report)
+_MARKUP = frozenset("<[`*_~\\&")
+
+
 def inline(text: str) -> str:
     """Inline markdown to plain words: emphasis and code marks dropped, links as
     "text <url>" (or the bare url when the text is the url), images as their alt text."""
-    text = re.sub(r"<(https?://[^>\s]+)>", r"\1", text)
-    text = re.sub(r"!\[([^\]]*)\]\(([^)\s]*)[^)]*\)", lambda m: m.group(1) or "image", text)
-    text = re.sub(r"\[([^\]]+)\]\(([^)\s]+)[^)]*\)",
-                  lambda m: m.group(2) if m.group(1) == m.group(2)
-                  else f"{m.group(1)} <{m.group(2)}>", text)
-    text = re.sub(r"(`+)(.+?)\1", lambda m: m.group(2).strip(), text)
-    text = re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
-    text = re.sub(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])", r"\1", text)
-    text = re.sub(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])", r"\1", text)
-    text = re.sub(r"~~(?=\S)(.+?)(?<=\S)~~", r"\1", text)
-    text = re.sub(r"<br\s*/?>", " ", text, flags=re.IGNORECASE)
-    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|>~])", r"\1", text)
+    if _MARKUP.isdisjoint(text):
+        return text
+    text = _AUTOLINK.sub(r"\1", text)
+    text = _IMAGE.sub(lambda m: m.group(1) or "image", text)
+    text = _LINK.sub(lambda m: m.group(2) if m.group(1) == m.group(2)
+                     else f"{m.group(1)} <{m.group(2)}>", text)
+    text = _CODE.sub(lambda m: m.group(2).strip(), text)
+    text = _STRONG.sub(r"\2", text)
+    text = _EM_STAR.sub(r"\1", text)
+    text = _EM_UNDERSCORE.sub(r"\1", text)
+    text = _STRIKE.sub(r"\1", text)
+    text = _BREAK.sub(" ", text)
+    text = _ESCAPE.sub(r"\1", text)
     # the entities markdown text uses for the characters HTML would read as markup
     # (a game's title in a report heading: gm.play.actions.compose_report)
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"') \

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, Q, Value, When
+from django.db.models import Q
 
 from .rendering import render_markdown
 
@@ -330,11 +330,49 @@ def fill_html(rows: Iterable[R]) -> list[R]:
         if row.pk is not None:
             scopes.setdefault(type(row), set()).add(getattr(row, type(row).FILL_SCOPE))
     for model, ids in scopes.items():
-        model.objects.filter(**{f"{model.FILL_SCOPE}__in": ids}, rendered__isnull=True,
-                             markdown__in=list(html_of)).update(rendered=Case(
-                                 *(When(markdown=t, then=Value(h)) for t, h in html_of.items()),
-                                 output_field=models.TextField()))
+        _store_html(model, sorted(ids), html_of)
     return rows
+
+
+def _store_html(model: type[RenderedMarkdown], ids: list[int], html_of: dict[str, str]
+                ) -> int:
+    """One UPDATE storing each text's HTML in the unrendered rows of the scopes `ids`
+    holding it: what
+
+        model.objects.filter(<scope>__in=ids, rendered__isnull=True,
+                             markdown__in=list(html_of))
+             .update(rendered=Case(*(When(markdown=t, then=Value(h)) ...)))
+
+    sends, as plain SQL built once per model, vendor and size (`gm.play.rows`): the
+    ORM's building and compiling of that query cost more CPU than the markdown rendering
+    of a mail's reports (bench/README.md, "Fifth session"). Rows changed."""
+    from . import rows
+
+    texts = list(html_of)
+    scope = model._meta.get_field(model.FILL_SCOPE)
+    key = ("fill html", model, len(texts), len(ids))
+    sql = rows.cached_sql(key, lambda: _store_html_sql(model, scope.column, len(texts),
+                                                      len(ids)))
+    params: list = []
+    for text in texts:
+        params += [text, html_of[text]]
+    params += ids
+    params += texts
+    with rows.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.rowcount
+
+
+def _store_html_sql(model: type[RenderedMarkdown], scope: str, n_texts: int, n_ids: int
+                    ) -> str:
+    from .rows import qn
+
+    html = qn(model._meta.get_field("rendered").column)
+    markdown = qn(model._meta.get_field("markdown").column)
+    cases = " ".join([f"WHEN {markdown} = %s THEN %s"] * n_texts)
+    return (f"UPDATE {qn(model._meta.db_table)} SET {html} = CASE {cases} ELSE NULL END "
+            f"WHERE {qn(scope)} IN ({', '.join(['%s'] * n_ids)}) AND {html} IS NULL "
+            f"AND {markdown} IN ({', '.join(['%s'] * n_texts)})")
 
 
 class Report(RenderedMarkdown):
