@@ -853,9 +853,14 @@ def export_game(game: Game, *, for_gm: bool = False) -> dict[str, Any]:
     return record
 
 
-def owing_summary(game: Game) -> dict[str, Any]:
-    """Who still owes orders this turn (never what anyone ordered)."""
-    turn = game.current_turn()
+_UNREAD: Any = object()
+
+
+def owing_summary(game: Game, turn: Turn | None = _UNREAD) -> dict[str, Any]:
+    """Who still owes orders this turn (never what anyone ordered). `turn`: the game's
+    current turn when the caller has read it already (None: it has none)."""
+    if turn is _UNREAD:
+        turn = game.current_turn()
     if turn is None or turn.status != Turn.Status.OPEN:
         return {"turn": turn.number if turn else None, "owing": [], "in": []}
     done = seats_in(turn)
@@ -891,7 +896,7 @@ def game_summary(game: Game, user) -> dict[str, Any]:
         "options": game.options, "turn_hours": game.turn_hours,
         "turn_minutes": game.turn_minutes, "process_early": game.process_early,
         "seats": [{"name": s.name, "player": s.player_name(), "mode": s.mode}
-                  for s in game.seats.select_related("user").order_by("id")],
+                  for s in game.all_seats()],
         "capacity": seat_capacity(game),
         "secret_sha256": game.secret_sha256 or None,
         "secret": game.secret if game.status == Game.Status.FINISHED else None,
@@ -899,7 +904,7 @@ def game_summary(game: Game, user) -> dict[str, Any]:
         "is_gm": viewer == GM_VIEWER, "view": view_for(game, user), "result": game.result,
     }
     if turn is not None:
-        owing = owing_summary(game)
+        owing = owing_summary(game, turn)
         data["turn"] = {
             "number": turn.number, "status": turn.status, "deadline": turn.deadline,
             "phase": turn.decision.get("phase"), "owing": owing["owing"],

@@ -77,12 +77,21 @@ class Game(models.Model):
         across a join or a replacement must not answer from a stale list; refresh_from_db
         and forget_people drop the memory.
         """
+        every = list(self.seats.select_related("user").order_by("pk"))
         seats: dict[int, Seat] = {}
-        for seat in self.seats.select_related("user").order_by("pk"):
+        for seat in every:
             if seat.user_id is not None:
                 seats.setdefault(seat.user_id, seat)
-        self._people = (seats, set(self.co_gms.values_list("pk", flat=True)))
+        self._people = (seats, set(self.co_gms.values_list("pk", flat=True)), every)
         return self
+
+    def all_seats(self) -> list[Seat]:
+        """Every seat, taken or not (users loaded), first seat first: from memory after
+        remember_people (the game page lists them twice: the seats and the press form)."""
+        people = self.__dict__.get("_people")
+        if people is not None:
+            return list(people[2])
+        return list(self.seats.select_related("user").order_by("pk"))
 
     def seated(self) -> list[Seat]:
         """The seats that have a player (users loaded), first seat first."""

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -40,7 +41,7 @@ def recipients_for(game: Game, user) -> list[str]:
     mine = my_end(game, user)
     if mine is None:
         return []
-    seats = [s.name for s in game.seats.order_by("id")]
+    seats = [s.name for s in game.all_seats()]
     ends = [s for s in seats if s != mine]
     if mine != GM_END:
         ends.append(GM_END)
@@ -142,9 +143,19 @@ def last_seen(game: Game, user) -> datetime | None:
 
 
 def mark_seen(game: Game, user, when: datetime | None = None) -> None:
-    if getattr(user, "is_authenticated", False):
-        LastSeen.objects.update_or_create(user=user, game=game,
-                                          defaults={"at": when or timezone.now()})
+    """Record the visit: one UPDATE on every visit but the first (update_or_create took a
+    savepoint, a SELECT, the UPDATE and a release on every game page); the first inserts,
+    and a visit racing it in another request updates the row that one inserted."""
+    if not getattr(user, "is_authenticated", False):
+        return
+    at = when or timezone.now()
+    if LastSeen.objects.filter(user=user, game=game).update(at=at):
+        return
+    try:
+        with transaction.atomic():
+            LastSeen.objects.create(user=user, game=game, at=at)
+    except IntegrityError:  # the other request inserted it first
+        LastSeen.objects.filter(user=user, game=game).update(at=at)
 
 
 def unread(games: list[Game], user) -> dict[int, dict[str, int]]:

@@ -43,8 +43,9 @@ def _api(user) -> APIClient:
 
 
 # Pinned counts (statements per request; see the module docstring).
-GAME_PAGE = 24       # a seated player's game page (session auth); seats and co-GMs read once
-GAME_API = 11        # GET /api/games/<id>/ with a token
+GAME_PAGE = 18       # a seated player's game page (session auth): seats, co-GMs, the turn
+                     # read once each; the visit recorded by one UPDATE
+GAME_API = 10        # GET /api/games/<id>/ with a token (the current turn read once)
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
 ORDER_POST = 5       # POST /api/games/<id>/orders/ with a token, turn stays open
 # one order mail through gm.mail.inbound.process, accepted, per database: on PostgreSQL
