@@ -55,6 +55,17 @@ class Worker:
         self.log.flush()
         return self.path.read_text(errors="replace")
 
+    def settled(self) -> bool:
+        """Every task this worker logged as received has ended (succeeded, raised,
+        retried, rejected): what it was handed has run, however slow the machine."""
+        import re
+
+        log = self.output()
+        received = set(re.findall(r"\] Task [\w.]+\[([^\]]+)\] received", log))
+        ended = set(re.findall(r"\] Task [\w.]+\[([^\]]+)\] (?:succeeded|raised|retry|"
+                               r"rejected)", log))
+        return received <= ended
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)

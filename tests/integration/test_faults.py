@@ -169,7 +169,7 @@ class SilentServer:
 def test_a_turn_set_aside_during_the_sweep_is_never_resolved(workers, gm_user, players):
     """Critical: the sweep read the due turn before the GM's rollback locked it; its
     compare-and-set then ran after the rollback committed and claimed a set-aside turn."""
-    workers("aside")
+    worker = workers("aside")
     game = _game(gm_user, players, process_early=True)
     for _ in range(2):
         turn = _play_turn(game)
@@ -206,7 +206,15 @@ def test_a_turn_set_aside_during_the_sweep_is_never_resolved(workers, gm_user, p
     gm.join(30)
     sweep.join(30)
     assert not failures, failures
-    time.sleep(2)  # any resolution the sweep queued has had time to run
+    # any resolution the sweep queued has run: the queue empty, every task the worker
+    # took ended (a fixed 2 s could pass before it ran on a loaded machine)
+    from gm.celery import app
+
+    from .test_worker import _queue_empty
+
+    wait_for(lambda: _queue_empty(app), 120, "the queue to drain")
+    time.sleep(0.5)  # a message just taken from the queue is logged as received
+    wait_for(worker.settled, 120, "every task the worker took to end")
     open3.refresh_from_db()
     assert open3.superseded and open3.status == Turn.Status.SET_ASIDE
     assert not TurnRecord.objects.filter(turn=open3).exists()
