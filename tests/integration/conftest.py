@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import os
+import urllib.parse
+
 import pytest
 from django.db import connection
 
 from .stack import BROKER_URL, Worker, purge_broker
 
 
+def _configured_name() -> str:
+    """The database DATABASE_URL names (the project's own), "" without one."""
+    return urllib.parse.urlsplit(os.environ.get("DATABASE_URL", "")).path.lstrip("/")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _no_stray_sessions(django_db_setup, django_db_blocker):
     """Before the test database is dropped, end the sessions that killed workers and
-    finished threads left behind (PostgreSQL will not drop a database in use)."""
+    finished threads left behind (PostgreSQL will not drop a database in use).
+
+    Only in a test database pytest-django created: a session none of whose tests uses
+    the database gets none, and the connection still names DATABASE_URL's database (a
+    helper's that does not exist: "database gm_<name> does not exist" at teardown; a
+    developer's or a CI pass's that does: every other session on it ended)."""
     yield
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or \
+            connection.settings_dict["NAME"] in ("", "postgres", _configured_name()):
         return
     with django_db_blocker.unblock(), connection.cursor() as cur:
         cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

@@ -55,6 +55,17 @@ class Worker:
         self.log.flush()
         return self.path.read_text(errors="replace")
 
+    def settled(self) -> bool:
+        """Every task this worker logged as received has ended (succeeded, raised,
+        retried, rejected): what it was handed has run, however slow the machine."""
+        import re
+
+        log = self.output()
+        received = set(re.findall(r"\] Task [\w.]+\[([^\]]+)\] received", log))
+        ended = set(re.findall(r"\] Task [\w.]+\[([^\]]+)\] (?:succeeded|raised|retry|"
+                               r"rejected)", log))
+        return received <= ended
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -140,3 +151,94 @@ def use_broker(url: str) -> None:
     app.conf.broker_url = url
     app._pool = None
     app.amqp._producer_pool = None
+
+
+class TcpProxy:
+    """Forwards TCP to `target`; `freeze()` stops the flow both ways with every socket
+    kept open (a peer that went silent: what a process sends is held, never delivered),
+    `cut()` then closes them, dropping what was held; `thaw()` lets it flow again.
+    Only the connections made through it are affected: the service behind it is shared."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import socket
+        import threading
+
+        self.target = (host, port)
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.flowing = threading.Event()
+        self.flowing.set()
+        self.closed = False
+        self.socks: list = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, url: str) -> str:
+        """`url` (of the target) pointed at the proxy instead."""
+        import urllib.parse
+
+        parts = urllib.parse.urlsplit(url)
+        netloc = parts.netloc.rsplit("@", 1)
+        netloc[-1] = f"127.0.0.1:{self.port}"
+        return urllib.parse.urlunsplit(parts._replace(netloc="@".join(netloc)))
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            self.socks += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, src, dst) -> None:
+        import contextlib
+
+        try:
+            while data := src.recv(65536):
+                while not self.flowing.wait(0.1):
+                    if self.closed:
+                        return  # what was held is dropped
+                if self.closed:
+                    return
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.shutdown(2)
+
+    def freeze(self) -> None:
+        self.flowing.clear()
+
+    def thaw(self) -> None:
+        self.flowing.set()
+
+    def cut(self) -> None:
+        import contextlib
+
+        self.closed = True
+        for s in self.socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(2)
+            with contextlib.suppress(OSError):
+                s.close()
+        self.socks = []
+        self.closed = False  # new connections flow again (the frozen ones are gone)
+        self.flowing.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.server.close()
+        self.cut()
+        self.closed = True

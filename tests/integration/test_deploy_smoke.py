@@ -14,7 +14,14 @@ Environment: GM_TEST_DATABASE_URL (a database that is created and dropped here; 
 postgres://postgres@127.0.0.1:5432/gm_smoke_<pid>_<random>, a new name for every run, so
 two runs on one machine, from one checkout or two, never drop each other's database),
 GM_TEST_BROKER_URL (default
-redis://127.0.0.1:6379/5). Bounded: the whole test gives up after BUDGET seconds.
+redis://127.0.0.1:6379/5). The test only ever drops the database it created itself: a
+name that exists already, or the one DATABASE_URL (or pytest-django's test database)
+names, is refused before anything is created or dropped (`SmokeDatabase`).
+
+Timing: every step waits on something it can observe (a process answering, a turn
+resolved, the lapsed turn moved on) with a timeout of its own, generous enough for a
+machine at load 20; the one fixed wait, game B's one-minute deadline, is read from the
+API and waited for with a margin. BUDGET only stops a run that hangs altogether.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +49,18 @@ from games.core.verify import verify_record
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-BUDGET = 150.0  # seconds for the whole test, processes included (cleanup adds < 25 s)
+# Seconds for the whole test before it gives up (cleanup adds < 25 s): a backstop against a
+# hang, not a measure of speed (about 85 s on an idle machine, 155-275 s at load 20-30: a
+# budget of 150 s used to fail it there); each step below has a timeout of its own.
+BUDGET = 480.0
+STEP_TIMEOUT = 240.0  # one management command (migrate at load 20: about 40 s)
+START_TIMEOUT = 120.0  # gunicorn answering after it was started
+# A turn whose orders are all in resolves early, in a worker, within this (a few seconds at
+# load 20): well under the one-minute turn, so a game that only deadlines move on fails.
+TURN_TIMEOUT = 45.0
+# After game B's deadline: beat's sweep (every second here) or the task queued for the
+# deadline claims the turn and a worker resolves it.
+SWEEP_MARGIN = 90.0
 
 
 def default_database_url() -> str:
@@ -63,6 +82,48 @@ def test_the_default_database_is_this_runs_own() -> None:
     assert all(name.startswith(f"gm_smoke_{os.getpid()}_") for name in names), names
 
 
+def test_the_databases_in_use_are_refused_before_anything_is_dropped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """GM_TEST_DATABASE_URL copied from DATABASE_URL, or naming the test database the
+    session's other integration tests use, or the server's own: refused, no connection
+    made (the conninfo points nowhere, so a connection would fail differently)."""
+    monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gm_hsomeone")
+    for name in ("gm_hsomeone", "test_gm_hsomeone", "postgres", "template1"):
+        database = SmokeDatabase(f"postgres://nobody@127.0.0.1:1/{name}")
+        with pytest.raises(ValueError, match="refusing to create/drop"):
+            database.create()
+        assert not database.created
+        database.drop()  # nothing created: nothing to drop, no connection either
+    with pytest.raises(ValueError, match="refusing"):
+        SmokeDatabase("postgres://nobody@127.0.0.1:1/gm;DROP")
+
+
+@pytest.mark.services
+def test_an_existing_database_is_neither_taken_nor_dropped() -> None:
+    """A database the smoke test did not create (here: one made for this test, standing
+    for a helper's or a CI pass's) survives `create` (refused) and `drop` (a no-op)."""
+    import psycopg
+    from psycopg import sql
+
+    taken = SmokeDatabase(default_database_url())
+    exists = "SELECT count(*) FROM pg_database WHERE datname = %s"
+    with psycopg.connect(taken.conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(taken.name)))
+        try:
+            with pytest.raises(ValueError, match="exists already"):
+                taken.create()
+            taken.drop()
+            assert conn.execute(exists, [taken.name]).fetchone() == (1,)
+        finally:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(
+                sql.Identifier(taken.name)))
+    fresh = SmokeDatabase(default_database_url())  # and one it made is dropped
+    fresh.create()
+    fresh.drop()
+    with psycopg.connect(fresh.conninfo, autocommit=True) as conn:
+        assert conn.execute(exists, [fresh.name]).fetchone() == (0,)
+
+
 def _admin_conninfo(url: str) -> tuple[str, str]:
     """(conninfo of the server's maintenance database, name of the test database)."""
     parts = urllib.parse.urlsplit(url)
@@ -72,16 +133,60 @@ def _admin_conninfo(url: str) -> tuple[str, str]:
     return urllib.parse.urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
 
 
-def _recreate_database(url: str, *, drop_only: bool = False) -> None:
-    import psycopg
-    from psycopg import sql
+def _names_in_use() -> set[str]:
+    """Databases the smoke test must never create, use or drop: the server's own, the one
+    DATABASE_URL names (the project's, or a CI pass's) and the test database pytest-django
+    makes of it (test_<name>), which the other integration tests of this session use."""
+    names = {"postgres", "template0", "template1"}
+    project = os.environ.get("DATABASE_URL", "")
+    if project.startswith(("postgres://", "postgresql://", "pgsql://")):
+        name = urllib.parse.urlsplit(project).path.lstrip("/")
+        if name:
+            names |= {name, f"test_{name}"}
+    return names
 
-    conninfo, name = _admin_conninfo(url)
-    with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-            sql.Identifier(name)))
-        if not drop_only:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+class SmokeDatabase:
+    """The smoke test's own database: created here, so dropped here, and only then.
+
+    Before, the test ran `DROP DATABASE IF EXISTS` on whatever GM_TEST_DATABASE_URL named,
+    before and after the run: a URL copied from DATABASE_URL (or naming the session's test
+    database) would have dropped a database the test never made. Now `create` refuses the
+    names in use (`_names_in_use`) and a database that exists already (CREATE without a
+    DROP first: the server says whether it existed), and `drop` drops only what `create`
+    made."""
+
+    def __init__(self, url: str) -> None:
+        self.conninfo, self.name = _admin_conninfo(url)
+        self.created = False
+
+    def create(self) -> None:
+        import psycopg
+        from psycopg import errors, sql
+
+        if self.name in _names_in_use():
+            raise ValueError(f"refusing to create/drop {self.name!r}: DATABASE_URL or the "
+                             "server uses it (set GM_TEST_DATABASE_URL to a new name)")
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.name)))
+            except errors.DuplicateDatabase:
+                raise ValueError(
+                    f"refusing to use database {self.name!r}: it exists already and the "
+                    "smoke test drops only a database it created (set GM_TEST_DATABASE_URL "
+                    "to a new name, or drop it yourself)") from None
+        self.created = True
+
+    def drop(self) -> None:
+        if not self.created:
+            return
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(self.name)))
+        self.created = False
 
 
 # --- processes -----------------------------------------------------------------------
@@ -97,7 +202,11 @@ class Stack:
     def remaining(self) -> float:
         return BUDGET - (time.monotonic() - self.started)
 
-    def run(self, name: str, *args: str, timeout: float = 90) -> str:
+    def within(self, timeout: float) -> float:
+        """The monotonic time a step of `timeout` seconds must end by (never past BUDGET)."""
+        return time.monotonic() + min(timeout, self.remaining())
+
+    def run(self, name: str, *args: str, timeout: float = STEP_TIMEOUT) -> str:
         out = subprocess.run([*args], cwd=ROOT, env=self.env, capture_output=True, text=True,
                              timeout=min(timeout, max(self.remaining(), 1)))
         assert out.returncode == 0, f"{name} failed:\n{out.stdout}\n{out.stderr}"
@@ -190,8 +299,8 @@ class Client:
         return payload
 
 
-def _wait_http(base: str, stack: Stack, timeout: float = 40) -> None:
-    end = time.monotonic() + min(timeout, stack.remaining())
+def _wait_http(base: str, stack: Stack, timeout: float = START_TIMEOUT) -> None:
+    end = stack.within(timeout)
     while time.monotonic() < end:
         stack.check_alive()
         try:
@@ -288,8 +397,9 @@ def test_production_stack_plays_a_game_over_http(tmp_path: Path) -> None:
     py = str(BIN / "python")
     celery = str(BIN / "celery")
     stack = Stack(env, tmp_path)
-    _recreate_database(DB_URL)
+    database = SmokeDatabase(DB_URL)
     try:
+        database.create()
         stack.run("migrate", py, "manage.py", "migrate", "--noinput")
         stack.run("collectstatic", py, "manage.py", "collectstatic", "--noinput")
         stack.run("users", py, "manage.py", "shell", "-c", (
@@ -363,7 +473,7 @@ def test_production_stack_plays_a_game_over_http(tmp_path: Path) -> None:
     finally:
         stack.stop()
         _cleanup_broker(queue)
-        _recreate_database(DB_URL, drop_only=True)
+        database.drop()
 
 
 def _check_pages_and_static(base: str) -> None:
@@ -380,17 +490,23 @@ def _check_pages_and_static(base: str) -> None:
 
 
 def _play_to_the_end(stack: Stack, game_id: int, players: dict[str, Client]) -> int:
-    """Each turn, every owing player sends orders; return the number of turns resolved."""
-    number = 0
+    """Each turn, every owing player sends orders; return the number of turns resolved.
+
+    Each turn must move on within TURN_TIMEOUT of the first look at it (its orders go in
+    at once): resolved early by a worker, not by its deadline a minute later."""
+    number, moved_by = 0, stack.within(TURN_TIMEOUT)
     while True:
-        assert stack.remaining() > 0, f"game {game_id} still running at turn {number}"
+        assert time.monotonic() < moved_by, (
+            f"game {game_id}: turn {number} did not move on within {TURN_TIMEOUT:.0f} s "
+            "of its orders (or the test's budget ran out)")
         stack.check_alive()
         views = {name: c.get(f"/api/games/{game_id}/") for name, c in players.items()}
         first = next(iter(views.values()))
         if first["status"] == "finished":
             assert first["result"]["summary"]
             return first["turn"]["number"]
-        number = first["turn"]["number"]
+        if first["turn"]["number"] != number:
+            number, moved_by = first["turn"]["number"], stack.within(TURN_TIMEOUT)
         sent = False
         for name, view in views.items():
             turn = view["turn"]
@@ -406,14 +522,19 @@ def _play_to_the_end(stack: Stack, game_id: int, players: dict[str, Client]) -> 
 
 def _wait_for_deadline_sweep(stack: Stack, client: Client, game_id: int) -> None:
     """Game B's turn 1 passes its one-minute deadline; beat claims it, a worker resolves
-    it with default orders, and the report says so."""
-    while True:
-        assert stack.remaining() > 0, "beat's sweep never resolved the lapsed turn"
+    it with default orders, and the report says so. Waited for until SWEEP_MARGIN after
+    the deadline the API gives (the server's clock is this machine's)."""
+    game = client.get(f"/api/games/{game_id}/")
+    deadline = datetime.fromisoformat(game["turn"]["deadline"])
+    left = (deadline - datetime.now(UTC)).total_seconds()
+    by = stack.within(max(left, 0) + SWEEP_MARGIN)
+    while game["turn"]["number"] < 2:
+        assert time.monotonic() < by, (
+            f"the lapsed turn (deadline {deadline:%H:%M:%S}) was not resolved "
+            f"{SWEEP_MARGIN:.0f} s after it (or the test's budget ran out)")
         stack.check_alive()
-        game = client.get(f"/api/games/{game_id}/")
-        if game["turn"]["number"] >= 2:
-            break
         time.sleep(0.5)
+        game = client.get(f"/api/games/{game_id}/")
     report = client.get(f"/api/games/{game_id}/reports/1/")
     for seat in (s["name"] for s in game["seats"]):
         assert f"{seat} sent no orders in time" in report["public"]["markdown"]

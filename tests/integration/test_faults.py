@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import socket
 import subprocess
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import psycopg
 import pytest
@@ -168,7 +169,7 @@ class SilentServer:
 def test_a_turn_set_aside_during_the_sweep_is_never_resolved(workers, gm_user, players):
     """Critical: the sweep read the due turn before the GM's rollback locked it; its
     compare-and-set then ran after the rollback committed and claimed a set-aside turn."""
-    workers("aside")
+    worker = workers("aside")
     game = _game(gm_user, players, process_early=True)
     for _ in range(2):
         turn = _play_turn(game)
@@ -205,7 +206,15 @@ def test_a_turn_set_aside_during_the_sweep_is_never_resolved(workers, gm_user, p
     gm.join(30)
     sweep.join(30)
     assert not failures, failures
-    time.sleep(2)  # any resolution the sweep queued has had time to run
+    # any resolution the sweep queued has run: the queue empty, every task the worker
+    # took ended (a fixed 2 s could pass before it ran on a loaded machine)
+    from gm.celery import app
+
+    from .test_worker import _queue_empty
+
+    wait_for(lambda: _queue_empty(app), 120, "the queue to drain")
+    time.sleep(0.5)  # a message just taken from the queue is logged as received
+    wait_for(worker.settled, 120, "every task the worker took to end")
     open3.refresh_from_db()
     assert open3.superseded and open3.status == Turn.Status.SET_ASIDE
     assert not TurnRecord.objects.filter(turn=open3).exists()
@@ -429,29 +438,75 @@ def test_a_restored_backup_does_not_mail_again(smtp, gm_user, players, real_brok
 
 
 # --- the database goes away while a turn is being resolved --------------------------------
+_LOG_LINE = (r"^\[(?P<at>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): \w+/[^\]]+\] "
+             r"Task gm\.play\.tasks\.resolve_turn\[(?P<id>[^\]]+)\] ")
+
+
+def _resolve_lines(output: str, what: str) -> list[tuple[datetime, str, str]]:
+    """(worker clock time, task id, rest of the line) of the worker's log lines for
+    resolve_turn that go on with `what` ("retry: Retry in ", "succeeded in ")."""
+    found = []
+    for match in re.finditer(_LOG_LINE + re.escape(what) + r"(?P<rest>.*)$", output,
+                             flags=re.MULTILINE):
+        at = datetime.strptime(match["at"], "%Y-%m-%d %H:%M:%S,%f")
+        found.append((at, match["id"], match["rest"]))
+    return found
+
+
 def test_resolve_retries_ride_out_a_database_outage(workers, gm_user, players):
     """Retries were spent within 17 s of a 30 s outage (1, 2, 4, 8 s apart); now the
-    first waits 15 s, so a short outage costs one try and the task itself finishes."""
+    first waits 15 s, so a short outage costs one try and the task itself finishes.
+
+    The window comes from the configured policy (tasks.RESOLVE_RETRY: the first retry's
+    countdown) and the outage is the test's: it starts once the worker is ready and ends
+    a third of that countdown after the worker's first failed try, as the worker's own
+    log times it. Meanwhile the worker must not try again; after it, the retry resolves
+    the turn, not sooner than the countdown after the failure (worker log times both,
+    so a loaded machine that is slow to look changes nothing; it used to fail at load
+    13 on a 14 s window that started before the worker was even up). That the countdown
+    itself is long enough is the policy's test (tests/gm/play/test_retries.py)."""
+    from celery.utils.time import get_exponential_backoff_interval
+
+    from gm.play import tasks
+
     from .test_db_outage import CuttableProxy
 
+    task = tasks.resolve_turn
+    first_wait = get_exponential_backoff_interval(
+        factor=task.retry_backoff, retries=0, maximum=task.retry_backoff_max,
+        full_jitter=task.retry_jitter)
     s = connection.settings_dict
     proxy = CuttableProxy(s.get("HOST") or "127.0.0.1", int(s.get("PORT") or 5432))
     try:
         proxied = database_url().replace(f":{s.get('PORT') or 5432}/", f":{proxy.port}/")
         worker = workers("outage-db", env={"DATABASE_URL": proxied})
+        wait_for(lambda: " ready." in worker.output(), 120, "the worker to be ready")
         game = _game(gm_user, players, process_early=False)
         turn = game.current_turn()
         proxy.cut()
-        started = time.monotonic()
         assert actions.mark_due(Turn.objects.get(pk=turn.pk))  # queues the resolution
-        # The worker meets the outage: its first try fails at once (refused) or after
-        # connect_timeout (5 s) on a loaded host; wait for it rather than a fixed time.
-        wait_for(lambda: "Retry in" in worker.output(), 14, "the first try to fail")
-        tries = worker.output().count("Retry in")
-        assert tries == 1, worker.output()[-3000:]
+        # Its first try fails at once (refused) or after connect_timeout (5 s).
+        wait_for(lambda: _resolve_lines(worker.output(), "retry: Retry in "), 120,
+                 "the first try to fail")
+        failed_at, task_id, rest = _resolve_lines(worker.output(), "retry: Retry in ")[0]
+        assert rest.startswith(f"{first_wait}s: OperationalError"), rest
+        # The outage goes on for a third of the countdown, by the worker's clock.
+        hold = (failed_at - datetime.now()).total_seconds() + first_wait / 3
+        time.sleep(max(hold, 0))
+        assert len(_resolve_lines(worker.output(), "retry: Retry in ")) == 1, \
+            worker.output()[-3000:]
+        assert not _resolved(turn)
         proxy.restore()
-        wait_for(lambda: _resolved(turn), 40, "the retried task to resolve the turn")
-        assert time.monotonic() - started >= 14  # the first retry waited its 15 s
+        wait_for(lambda: _resolved(turn), first_wait + 120,
+                 "the retried task to resolve the turn")
+        wait_for(lambda: _resolve_lines(worker.output(), "succeeded in "), 30,
+                 "the worker to log the retry's success")
+        tries = _resolve_lines(worker.output(), "retry: Retry in ")
+        assert len(tries) == 1, worker.output()[-3000:]  # the retry itself resolved it
+        done_at, done_id, rest = _resolve_lines(worker.output(), "succeeded in ")[0]
+        assert done_id == task_id and rest.endswith(": True"), rest
+        # log times are to the millisecond and the eta is set just before the retry line
+        assert (done_at - failed_at).total_seconds() >= first_wait - 0.5
         assert TurnRecord.objects.filter(game=game, number=turn.number).count() == 1
     finally:
         proxy.close()

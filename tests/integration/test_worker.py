@@ -102,13 +102,15 @@ def test_duplicate_deliveries_and_concurrent_sweeps_resolve_once(workers, gm_use
     for t in sweeps:
         t.join()
     assert sorted(results[0] + results[1]) == sorted(turn_ids)
-    workers("dup-a", concurrency=2)
-    workers("dup-b", concurrency=2)
+    started = [workers("dup-a", concurrency=2), workers("dup-b", concurrency=2)]
     wait_for(lambda: TurnRecord.objects.filter(game__in=games).count() >= 3, 60, "3 records")
     from gm.celery import app
 
-    wait_for(lambda: _queue_empty(app), 60, "the queue to drain")
-    time.sleep(2)  # let the tasks already handed to a worker finish too
+    wait_for(lambda: _queue_empty(app), 120, "the queue to drain")
+    # the tasks already handed to a worker run too (a fixed 2 s was not always enough on
+    # a loaded machine, and a second resolution after it would have gone unseen)
+    time.sleep(0.5)  # a message just taken from the queue is logged as received
+    wait_for(lambda: all(w.settled() for w in started), 120, "every received task to end")
     for game in games:
         assert TurnRecord.objects.filter(game=game).count() == 1
         assert list(Turn.objects.filter(game=game).values_list("number", flat=True)) == [1, 2]
