@@ -28,6 +28,8 @@ from .state import SEATS, chars, invariants, on_map, other, position
 # What revision 4 added to the moving team's choices, told where they write their orders.
 HOLD_HELP = (" HOLD <character> gives up his melee attack this turn (it does not keep him "
              "from moving).")
+# Conceding is typed, never a quick pick: one tap on a phone beside HOLD put it in the box.
+SURRENDER_HELP = " SURRENDER, typed on a line of its own, concedes the game for your team."
 REVISION_4_HELP = (" A move may stop on the way to trade: MOVE <character> TO <space> TRADE "
                    "<space> carries out his TRADE lines with team-mates there (2 move points "
                    "each) and walks on. Towers are adventured in the order of your CHALLENGE, "
@@ -133,8 +135,9 @@ class DuelOfAgesEngine(Engine):
                     "help": "Characters who fire do not move. A character on your guardian "
                             "position may CHALLENGE the guardian. Two reserve characters "
                             "enter each turn; REINFORCE picks which." + HOLD_HELP + (
-                                REVISION_4_HELP if revision_of(state) >= 4 else ""),
-                    "choices": choices + [f"HOLD {k}" for k in mine] + ["SURRENDER"],
+                                REVISION_4_HELP if revision_of(state) >= 4 else "")
+                            + SURRENDER_HELP,
+                    "choices": choices + [f"HOLD {k}" for k in mine],
                     "example": "\n".join(
                         _move_example(state, seat, mine) +
                         [f"REINFORCE {k}" for k in chars(state, seat, "reserve")[:1]])}

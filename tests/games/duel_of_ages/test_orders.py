@@ -114,6 +114,19 @@ def test_prompt_offers_legal_shots_and_every_choice_parses():
     assert "FIRE TAMSIN AT KORVATH" in prompts["White"]["choices"]
     for seat, prompt in prompts.items():
         for choice in prompt["choices"]:
-            if "<" not in choice and choice != "SURRENDER":
+            if "<" not in choice:
                 ENGINE.parse_orders(state, seat, choice)
         ENGINE.parse_orders(state, seat, prompt["example"].replace("F5", "F4"))
+
+
+def test_surrender_is_told_in_the_help_and_never_offered_as_a_pick():
+    """The game page turns a prompt's choices into one-tap quick picks: conceding the game
+    sat beside HOLD, one tap from the box. It is told in the help and typed instead."""
+    state = make({"TAMSIN": ("White", "F3", ["LONGBOW"]), "KORVATH": ("Black", "F6", [])})
+    decision = ENGINE.decision(state)
+    for prompt in decision.prompts.values():
+        assert not any("SURRENDER" in choice for choice in prompt["choices"])
+    seat, moving = next((seat, prompt) for seat, prompt in decision.prompts.items()
+                        if "move" in prompt["title"])
+    assert "SURRENDER" in moving["help"]
+    assert ENGINE.parse_orders(state, seat, "SURRENDER").text == "SURRENDER"
