@@ -33,7 +33,7 @@ from gm.mail import greetings
 from gm.mail.notices import one_numbering
 from gm.play import actions, limits
 from gm.play.errors import ActionError
-from gm.play.models import Game, Post, Submission, fill_html
+from gm.play.models import Game, Post, Submission, Turn, fill_html
 from gm.talk import actions as talk
 
 from . import prompts
@@ -427,8 +427,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except ActionError as exc:
         messages.error(request, f"Your orders were not stored: {_sentence(exc.message)}")
         return _back(pk, "#orders")
-    messages.success(request, f"Orders accepted for turn {sub.turn.number} (version "
-                              f"{sub.version}, receipt {sub.receipt[:16]}…).")
+    messages.success(request, _accepted(sub))
     if read.skipped:  # shown with the receipt on the next page, once
         request.session[NOT_READ] = {"game": game.pk, "version": sub.version,
                                      "lines": read.skipped}
@@ -436,6 +435,25 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 NOT_READ = "gm-not-read"
+
+
+def _accepted(sub: Submission) -> str:
+    """The receipt line after a send. While the turn is open the order card shows the
+    orders as understood; when these were the last owed and the turn closed at once,
+    the next page is already the next turn's, so the line itself says what was read and
+    where the outcome is."""
+    line = (f"Orders accepted for turn {sub.turn.number} (version {sub.version}, receipt "
+            f"{sub.receipt[:16]}…).")
+    status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
+    if status in (None, Turn.Status.OPEN):
+        return line
+    read = " / ".join(actions.receipt_json(sub)["orders"]) or "(none)"
+    after = {
+        Turn.Status.RESOLVED: "the turn has been resolved: its report is below",
+        Turn.Status.HELD: "the turn has been resolved and waits for the GM's review before "
+                          "its report is published",
+    }.get(status, "the turn is being resolved now: its report appears here when it is done")
+    return f"{line} Read as: {read}. Every owed order was in, so {after}."
 
 
 def _no_orders(game: Game) -> OrderError:

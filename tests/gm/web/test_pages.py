@@ -18,7 +18,8 @@ from django.test import Client
 
 from games.core.verify import verify_record
 from gm.play import actions
-from gm.play.models import Game, Post
+from gm.play.models import Game, Post, Submission
+from gm.web import views
 
 pytestmark = pytest.mark.django_db
 
@@ -582,3 +583,30 @@ def test_after_a_rollback_the_thread_and_feed_link_only_live_reports(gm_user, pl
     feed = _text(alice.get(f"/games/{game.pk}/feed/"))
     ids = re.findall(r"<id>([^<]*/turns/\d+/)</id>", feed)
     assert sorted(ids) == sorted(set(ids)) and len(ids) == 2, ids
+
+
+def test_the_last_owed_orders_are_told_as_read_when_the_turn_closes_at_once(gm_user,
+                                                                           players,
+                                                                           on_commit):
+    """The last owing player's send resolves the turn at once (process early): the page
+    they land on is the next turn's, whose card no longer shows their orders, so the
+    receipt line says what was read and where the outcome is."""
+    game = _start(gm_user, players)
+    alice, bob = _client(players[0]), _client(players[1])
+    with on_commit():
+        first = alice.post(f"/games/{game.pk}/orders/", {"text": "add 2", "turn": 1})
+    page = unescape(_text(alice.get(first["Location"])))
+    assert "Orders accepted for turn 1 (version 1" in page and "Read as:" not in page
+    with on_commit():
+        last = bob.post(f"/games/{game.pk}/orders/", {"text": "add 1", "turn": 1})
+    page = unescape(_text(bob.get(last["Location"])))
+    # here the resolution runs when the captured commit callbacks do, after the view
+    assert ("Orders accepted for turn 1 (version 1" in page
+            and "Read as: ADD 1. Every owed order was in, so the turn is being resolved now: "
+                "its report appears here when it is done." in page)
+    assert game.turns.get(number=1).status == "resolved"
+    # in-process (the embedded default) it has run by the time the line is written
+    sub = Submission.objects.get(turn__game=game, turn__number=1, seat__name="P2")
+    assert views._accepted(sub).endswith(
+        "Read as: ADD 1. Every owed order was in, so the turn has been resolved: its report "
+        "is below.")
