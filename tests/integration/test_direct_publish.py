@@ -87,6 +87,29 @@ def test_the_direct_message_is_the_one_celery_sends(real_broker, in_a_task):
     assert [r.id for r in in_a_task.request.children] == [c_id, d_id]
 
 
+def test_the_delivery_wakeup_is_the_message_celery_sends(real_broker):
+    """gm.mail.outbox wakes a batch's delivery by the same direct path (publish_direct)."""
+    from gm.mail import outbox
+
+    app = real_broker
+    _redis_or_skip(app)
+    deliver = mail_tasks.deliver._get_current_object()
+    queue = settings.CELERY_MAIL_QUEUE
+    _taken(app, queue)
+    Task.delay(deliver, [5, 6])  # Celery's own path
+    outbox._queue([5, 6])
+    celery_msg, direct_msg = _taken(app, queue)
+    c_id, c_headers, c_props, c_body, c_rest = _parts(celery_msg)
+    d_id, d_headers, d_props, d_body, d_rest = _parts(direct_msg)
+    assert d_id != c_id
+    # no parent task here: each message is its own root
+    assert (c_headers.pop("root_id"), d_headers.pop("root_id")) == (c_id, d_id)
+    assert d_headers == c_headers and d_headers["argsrepr"] == repr(([5, 6],))
+    assert d_props == c_props
+    assert d_body == c_body and d_body[0] == [[5, 6]]
+    assert d_rest == c_rest
+
+
 def test_a_failed_direct_send_goes_through_celery_once(real_broker, monkeypatch):
     app = real_broker
     _redis_or_skip(app)
