@@ -143,4 +143,3 @@ def footer(kind_label: str, unsubscribe: str) -> str:
     return (f"-- \nYou get these mails because you play on this server; this kind:\n"
             f"{kind_label}.\n"
             f"Stop them: {unsubscribe}\nAll mail settings: {site_url('/mail/preferences/')}\n")
-

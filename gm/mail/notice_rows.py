@@ -98,7 +98,7 @@ def active_seats(game: Game) -> tuple[list[Seat], Switches]:
     """The game's active seats with a player, in seat order, each with its user and the
     user's profile cached (None when there is none, as select_related leaves it) and
     `game` as its game; and every one of those players' stored mail switches,
-    {(user id, kind): enabled} (`prefs.switches`). One statement: a player's switches
+    {(user id, kind): enabled} (`prefs.Switches`). One statement: a player's switches
     come as more rows of their seat (a LEFT JOIN), read once each."""
     seat_cols, user_cols, profile_cols = _seat_columns()
     with cursor() as cur:

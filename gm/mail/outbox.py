@@ -292,20 +292,10 @@ def _ledger_key(message_id: str) -> str:
     return f"gm:mail:sent:{message_id}"
 
 
-def ledger_has(message_id: str) -> bool:
-    client = _ledger()
-    if client is None:
-        return False
-    try:
-        return bool(client.exists(_ledger_key(message_id)))
-    except Exception as exc:  # the ledger is down: the database alone decides
-        log.warning("mail ledger unreadable (%s)", exc)
-        return False
-
-
 def ledger_seen(message_ids: list[str]) -> set[str]:
-    """Those of `message_ids` the ledger holds (`ledger_has` for a batch, in one MGET
-    instead of a round trip per mail). Empty when the ledger is off or down."""
+    """Those of `message_ids` the ledger holds: mails handed off before, which a restored
+    database may have forgotten. One MGET for a batch (not a round trip per mail); empty
+    when the ledger is off or down (the database alone decides then)."""
     client = _ledger()
     if client is None or not message_ids:
         return set()

@@ -7,7 +7,6 @@ logging in (one click from a mail, RFC 8058) and cannot be forged for someone el
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 
 from django.conf import settings
 from django.core import signing
@@ -37,20 +36,10 @@ def confirmed(user) -> bool:
 Switches = dict[tuple[int, str], bool]
 
 
-def switches(user_ids: Iterable[int]) -> Switches:
-    """The stored switches of several users, {(user id, kind): enabled}, in one query: a
-    batch of notices (every seat of a game) reads them once, not once per mail."""
-    ids = {pk for pk in user_ids if pk is not None}
-    if not ids:
-        return {}
-    rows = MailPreference.objects.filter(user_id__in=ids).values_list("user_id", "kind",
-                                                                     "enabled")
-    return {(user_id, kind): enabled for user_id, kind, enabled in rows}
-
-
 def wants(user, kind: str, known: Switches | None = None) -> bool:
     """Whether `user` gets mail of `kind` (on unless switched off). `known`: the user's
-    switches read beforehand by `switches` (no query here then)."""
+    switches read beforehand, {(user id, kind): enabled} (a batch of notices reads every
+    seat's at once: gm.mail.notice_rows.active_seats), so no query here then."""
     if not confirmed(user):
         return False
     if known is not None:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from gm.accounts.models import Profile
 from gm.mail import compose, notice_rows, prefs
-from gm.mail.models import Kind
+from gm.mail.models import Kind, MailPreference
 from gm.play.models import Notice, Report, Seat, Turn, TurnRecord
 
 from .publications import play_turn
@@ -104,7 +104,9 @@ def test_the_seats_with_players_profiles_and_switches_are_what_the_orm_read(
         else:
             same(mine, expected)
             assert mine.user is ours.user
-    assert switches == prefs.switches(s.user_id for s in orm)
+    stored = MailPreference.objects.filter(user_id__in=[s.user_id for s in orm])
+    assert switches == {(u, k): e for u, k, e in stored.values_list("user_id", "kind",
+                                                                     "enabled")}
     assert all(type(v) is bool for v in switches.values())
     with django_assert_num_queries(0):  # what the notices read of a seat, cached
         for seat in seats:
