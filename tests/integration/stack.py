@@ -157,7 +157,9 @@ class TcpProxy:
     """Forwards TCP to `target`; `freeze()` stops the flow both ways with every socket
     kept open (a peer that went silent: what a process sends is held, never delivered),
     `cut()` then closes them, dropping what was held; `thaw()` lets it flow again.
-    Only the connections made through it are affected: the service behind it is shared."""
+    `cut(refuse=True)` also refuses new connections until `restore()` (the host gone
+    away, not only its connections). Only the connections made through it are affected:
+    the service behind it is shared."""
 
     def __init__(self, host: str, port: int) -> None:
         import socket
@@ -169,6 +171,7 @@ class TcpProxy:
         self.flowing = threading.Event()
         self.flowing.set()
         self.closed = False
+        self.refusing = False
         self.socks: list = []
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -190,6 +193,9 @@ class TcpProxy:
                 client, _ = self.server.accept()
             except OSError:
                 return
+            if self.refusing:
+                client.close()
+                continue
             try:
                 upstream = socket.create_connection(self.target, timeout=5)
             except OSError:
@@ -224,9 +230,10 @@ class TcpProxy:
     def thaw(self) -> None:
         self.flowing.set()
 
-    def cut(self) -> None:
+    def cut(self, refuse: bool = False) -> None:
         import contextlib
 
+        self.refusing = self.refusing or refuse
         self.closed = True
         for s in self.socks:
             with contextlib.suppress(OSError):
@@ -236,6 +243,10 @@ class TcpProxy:
         self.socks = []
         self.closed = False  # new connections flow again (the frozen ones are gone)
         self.flowing.set()
+
+    def restore(self) -> None:
+        """New connections are accepted again after `cut(refuse=True)`."""
+        self.refusing = False
 
     def close(self) -> None:
         self.closed = True

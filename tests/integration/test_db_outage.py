@@ -7,68 +7,14 @@ this test's connections, so nothing else using the server notices.
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
-
 import pytest
 from django.db import connection, connections
 from django.test import Client
 from rest_framework.test import APIClient
 
+from .stack import TcpProxy
+
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-class CuttableProxy:
-    """Forwards TCP to PostgreSQL until `cut()`: then every connection dies and new
-    ones are refused, as when the database host goes away."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.open = True
-        self.socks: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                return
-            if not self.open:
-                client.close()
-                continue
-            upstream = socket.create_connection(self.target)
-            self.socks += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while data := src.recv(65536):
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                with contextlib.suppress(OSError):
-                    s.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        self.open = False
-        for s in self.socks:
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def restore(self) -> None:
-        self.open = True
-
-    def close(self) -> None:
-        self.cut()
-        self.server.close()
 
 
 @pytest.fixture
@@ -77,8 +23,8 @@ def through_proxy(make_game, tally_engine):
         pytest.skip("the outage test runs on PostgreSQL (set DATABASE_URL)")
     game = make_game("tally", 2)
     settings_dict = connection.settings_dict
-    proxy = CuttableProxy(settings_dict.get("HOST") or "127.0.0.1",
-                          int(settings_dict.get("PORT") or 5432))
+    proxy = TcpProxy(settings_dict.get("HOST") or "127.0.0.1",
+                     int(settings_dict.get("PORT") or 5432))
     saved = (settings_dict.get("HOST"), settings_dict.get("PORT"))
     connections.close_all()
     settings_dict["HOST"], settings_dict["PORT"] = "127.0.0.1", proxy.port
@@ -94,7 +40,7 @@ def test_api_clients_get_a_json_503_and_browsers_a_page(through_proxy, players):
     game, proxy = through_proxy
     api = APIClient(raise_request_exception=False)
     assert api.get(f"/api/games/{game.pk}/").status_code == 200
-    proxy.cut()
+    proxy.cut(refuse=True)  # the database host gone away
     response = api.get(f"/api/games/{game.pk}/")
     assert response.status_code == 503, response.content[:300]
     assert response["Content-Type"] == "application/json"
