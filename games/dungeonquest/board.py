@@ -130,6 +130,12 @@ def origin_for(board: Board, pos: str, side: str) -> str:
     return pos
 
 
+def step_target(board: Board, pos: str, side: str) -> str | None:
+    """The square a step from `pos` by `side` leads to (None: off the board); from the
+    treasure chamber, by whichever of its two squares has that exit (`origin_for`)."""
+    return neighbour(origin_for(board, pos, side), side)
+
+
 def allowed_sides(board: Board, pos: str, entry: str | None) -> list[str]:
     """Sides a character standing at `pos` (entered through `entry`) may try to leave by."""
     cell = board[pos]

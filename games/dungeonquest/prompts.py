@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import content
-from .board import CHAMBER, SIDE_WORDS, TOWERS, allowed_sides, neighbour, origin_for, passage
+from .board import CHAMBER, SIDE_WORDS, TOWERS, allowed_sides, passage, step_target
 from .rules.combat import describe_choices
 from .state import State, treasure_total
 
@@ -67,9 +67,9 @@ def tower_beyond(state: State, seat: str, side: str) -> str | None:
     Such a step takes him out of the dungeon for good (rules/movement.py, walk). A player
     played the page's example, "MOVE NORTH" from J2, on turn 2 and was out with no gold:
     the example must never be that step, and the help names it where an exit is one."""
-    ch = state["chars"][seat]
-    target = neighbour(origin_for(state["board"], ch["pos"], side), side)
-    return target if target in TOWERS and target != ch["pos"] else None
+    pos = state["chars"][seat]["pos"]
+    target = step_target(state["board"], pos, side)
+    return target if target in TOWERS and target != pos else None
 
 
 def pending_choices(state: State, seat: str) -> list[str]:

@@ -16,11 +16,11 @@ from ..board import (
     neighbour,
     open_sides,
     opposite,
-    origin_for,
     passage,
     rotate_cell,
     route,
     side_towards,
+    step_target,
     targets_for,
     turn_side,
 )
@@ -65,7 +65,7 @@ def step(ctx: Ctx, seat: str, side: str, *, secret: bool = False) -> str:
                 ctx.say(seat, f"Cannot go {word}: a wall.", public=True)
             return "blocked"
         kind, why = passage(board, pos, side)
-        target = neighbour(origin_for(board, pos, side), side)
+        target = step_target(board, pos, side)
     if kind is None or target is None:
         ctx.say(seat, f"Cannot go {word}: {why}.", public=True)
         return "blocked"
@@ -450,9 +450,7 @@ def run_movement(ctx: Ctx, actions: dict[str, dict[str, Any]]) -> None:
             where = action.get("to") or "back"
             ctx.say(seat, f"Finds no way toward {where}; stands still.", public=True)
             continue
-        ch = ctx.ch(seat)
-        origin = origin_for(state["board"], ch["pos"], side)
-        firsts[seat] = (side, neighbour(origin, side))
+        firsts[seat] = (side, step_target(state["board"], ctx.ch(seat)["pos"], side))
     contested: dict[str, list[str]] = {}
     for seat, (_, target) in firsts.items():
         if target is not None and target not in CHAMBER:
