@@ -469,21 +469,21 @@ def test_resolve_retries_ride_out_a_database_outage(workers, gm_user, players):
 
     from gm.play import tasks
 
-    from .test_db_outage import CuttableProxy
+    from .stack import TcpProxy
 
     task = tasks.resolve_turn
     first_wait = get_exponential_backoff_interval(
         factor=task.retry_backoff, retries=0, maximum=task.retry_backoff_max,
         full_jitter=task.retry_jitter)
     s = connection.settings_dict
-    proxy = CuttableProxy(s.get("HOST") or "127.0.0.1", int(s.get("PORT") or 5432))
+    proxy = TcpProxy(s.get("HOST") or "127.0.0.1", int(s.get("PORT") or 5432))
     try:
         proxied = database_url().replace(f":{s.get('PORT') or 5432}/", f":{proxy.port}/")
         worker = workers("outage-db", env={"DATABASE_URL": proxied})
         wait_for(lambda: " ready." in worker.output(), 120, "the worker to be ready")
         game = _game(gm_user, players, process_early=False)
         turn = game.current_turn()
-        proxy.cut()
+        proxy.cut(refuse=True)  # the database host gone away
         assert actions.mark_due(Turn.objects.get(pk=turn.pk))  # queues the resolution
         # Its first try fails at once (refused) or after connect_timeout (5 s).
         wait_for(lambda: _resolve_lines(worker.output(), "retry: Retry in "), 120,
