@@ -279,3 +279,14 @@ class Engine(ABC):
     def bot_orders(self, state: State, seat: str, pick: Pick) -> str:
         """Orders for demo/bench bots; defaults to random legal orders."""
         return self.random_orders(state, seat, pick)
+
+    def seat_bot(self, view: dict[str, Any], prompt: dict[str, Any], seat: str,
+                 pick: Pick) -> str | None:
+        """Orders a bot sends for `seat`, decided from the seat's view and prompt only.
+
+        The service calls it through `games.core.bots.bot_text` for seats played by a
+        bot (civil disorder, a bot chosen at creation, a vacation left to the bot). It
+        must not reach hidden state: it is given none. None means this engine has no
+        bot; the service then plays `default_orders`.
+        """
+        return None

@@ -13,3 +13,16 @@ turn_published = Signal()
 game_finished = Signal()
 # submission=Submission: orders accepted or withdrawn
 orders_received = Signal()
+
+# Happenings about people rather than turns, for the notification layer (gm.notify turns
+# each into notifications under every reader's budget; until a receiver exists they are
+# only in the public log). game=Game; kind=str, one of "grace", "vacation",
+# "civil_disorder", "bot_seat", "substitute_offer", "seat_taken", "seat_left",
+# "gm_act", "orders_unreadable" (a new kind is added here first); text=str, one line
+# of plain text in public wording unless `users` narrows it; users=list[int] | None
+# (None: everyone in the game: seated players and GMs); urgent=bool (needs an action
+# from the reader soon: may break quiet hours only if they allow it); url=str | None.
+notable = Signal()
+# seat=Seat, reason=str ("civil_disorder" | "leaving"): the seat wants a new player;
+# the substitutes app offers it to volunteers.
+seat_needs_player = Signal()
