@@ -23,7 +23,8 @@ from .rules import build, turn
 from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
 from .rules.movement import move_points
-from .state import SEATS, chars, invariants, on_map, other, position
+from .invariants import invariants
+from .state import SEATS, chars, on_map, other, position
 
 # What revision 4 added to the moving team's choices, told where they write their orders.
 HOLD_HELP = (" HOLD <character> gives up his melee attack this turn (it does not keep him "
