@@ -64,8 +64,8 @@ def avoid_trap(ctx: Ctx, seat: str) -> bool:
     return False
 
 
-def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = False,
-               search_dir: str | None = None) -> None:
+def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = False
+               ) -> None:
     ch = ctx.ch(seat)
     what, _, detail = card.partition(":")
     if ctx.revision >= 3 and not no_escape:
@@ -142,8 +142,7 @@ def apply_card(ctx: Ctx, seat: str, deck: str, card: str, *, no_escape: bool = F
             if lost:
                 ctx.stopped.add(seat)
     elif what == "secret-door":
-        from .movement import secret_door
-        secret_door(ctx, seat, search_dir)
+        pass  # the search that found it walks through it (movement.search): the last act
     elif what == "ring":
         if ctx.state["ring_pool"]:
             ring = ctx.state["ring_pool"].pop(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .context import Ctx
+from .exits import flee_back
 
 REACTION_TEXT = {"combat": "it fights", "flee": "it runs away",
                  "slash-combat": "it slashes, then fights", "escape": "you get away",
@@ -114,7 +115,6 @@ def react(ctx: Ctx, seat: str, monster: dict[str, Any], choice: str) -> None:
     if reaction.endswith("combat"):
         fight(ctx, seat, monster)
         return
-    from .movement import flee_back
     if not flee_back(ctx, seat, f"from the {name}"):
         ctx.say(seat, "Cannot get away, and must wait and see.")
         react(ctx, seat, monster, "wait")
@@ -155,8 +155,7 @@ def fight(ctx: Ctx, seat: str, monster: dict[str, Any]) -> None:
         if hero_loss and ch["potion"] and ctx.answer(seat, "hurt", {}, plain=False):
             flush(f"still fighting with {ch['life']} Life Points")
             rolls, lost = [], 0
-            from .items import drink
-            drink(ctx, seat)
+            ctx.drink(seat)
             if ch["status"] != "in":
                 return
 
@@ -193,7 +192,6 @@ def spider_choice(ctx: Ctx, seat: str, order: dict[str, Any]) -> None:
         roll = ctx.lucky(seat, "spider", "spider/flee", 6, roll, lambda r: r < 3,
                          "flight from the spider")
         if roll >= 3:
-            from .movement import flee_back
             ctx.say(seat, f"Tries to flee the spider: d6 rolls {roll}, free of the webs.",
                     roll=roll)
             if flee_back(ctx, seat, "from the spider"):

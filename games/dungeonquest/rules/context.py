@@ -154,9 +154,35 @@ class Ctx:
             self.kill(seat, cause.split(" (")[0])
             return False
         if ch["potion"] and self.answer(seat, "hurt", {}, plain=False) is not None:
-            from .items import drink
-            drink(self, seat)
+            self.drink(seat)
         return True
+
+    def drink(self, seat: str) -> None:
+        """Drink the carried potion: a d12 on the potion table decides what it was.
+
+            A method here rather than a rule module's function because `hurt` drinks when
+            an order says so, and every rule module hurts heroes."""
+        ch = self.ch(seat)
+        ch["potion"] = False
+        roll = self.die(seat, "potion", 12)
+        roll = self.lucky(seat, "potion", "potion", 12, roll,
+                         lambda r: not ({"heal", "full"} & set(self.content.potion_row(r))), "potion")
+        row = self.content.potion_row(roll)
+        self.say(seat, f"Drinks the potion (d12 rolls {roll}): {row['name']}.", roll=roll)
+        if row.get("full"):
+            gained = self.heal(seat, ch["max_life"])
+            self.say(seat, f"Regains {gained} Life Points ({ch['life']}/{ch['max_life']}).")
+        if "heal" in row:
+            amount, shown = self.roll_spec(seat, row["heal"], "potion/heal")
+            gained = self.heal(seat, amount)
+            self.say(seat, f"Heals {row['heal']} ({shown}): regains {gained} Life Points "
+                          f"({ch['life']}/{ch['max_life']}).")
+        if "damage" in row:
+            amount, shown = self.roll_spec(seat, row["damage"], "potion/harm")
+            self.hurt(seat, amount, f"the poison ({row['damage']}: {shown})")
+        if row.get("skip"):
+            ch["skip"] += row["skip"]
+            self.say(seat, f"Falls asleep: will miss {row['skip']} turn.")
 
     def heal(self, seat: str, amount: int) -> int:
         ch = self.ch(seat)

@@ -27,6 +27,7 @@ from ..board import (
 from ..state import draw_card, draw_tile, occupant
 from .cards import apply_card, avoid_trap
 from .context import Ctx
+from .exits import lift, open_door, stop_in_tower, wants_out
 
 MAX_STEPS = 8
 TILE_WORDS = {"room": "a room", "dead-end": "a dead end", "corridor": "a corridor",
@@ -91,46 +92,6 @@ def step(ctx: Ctx, seat: str, side: str, *, secret: bool = False) -> str:
     if kind == "portcullis" and not lift(ctx, seat):
         return "stop"
     return enter(ctx, seat, target, side, kind)
-
-
-def open_door(ctx: Ctx, seat: str) -> bool:
-    ch = ctx.ch(seat)
-    if "opening" in ch["rings"] and ctx.answer(seat, "door", {}) is not None:
-        ctx.use_ring(seat, "opening", "and the door swings open")
-        return True
-    card = draw_card(ctx.state, "door", ctx.rng)
-    ctx.cards[seat] = card
-    what, _, detail = card.partition(":")
-    if what == "opens":
-        ctx.say(seat, "Door card: the door opens.", card=card, deck="door")
-        return True
-    if what == "jammed" and "opening" in ch["rings"] and \
-            ctx.answer(seat, "door", {}, plain=False) is not None:  # IF JAMMED THEN USE ...
-        ctx.say(seat, "Door card: the door is jammed.", card=card, deck="door")
-        ctx.use_ring(seat, "opening", "and the jammed door swings open")
-        return True
-    if what == "jammed":
-        ctx.say(seat, "Door card: the door is jammed. The turn ends; try again next turn.",
-                card=card, deck="door")
-        ctx.say(seat, "Is stopped by a jammed door.", public=True)
-        return False
-    ctx.say(seat, "Door card: a trap on the door!", card=card, deck="door")
-    if not ctx.harm(seat, detail):
-        return False
-    ctx.say(seat, "The door then swings open.")
-    return True
-
-
-def lift(ctx: Ctx, seat: str) -> bool:
-    ch = ctx.ch(seat)
-    if "opening" in ch["rings"] and ctx.answer(seat, "portcullis", {}) is not None:
-        ctx.use_ring(seat, "opening", "and the portcullis rises")
-        return True
-    if ctx.check(seat, "portcullis", 12, ctx.stat(seat, "strength"),
-                 "Lifting the portcullis (Strength)"):
-        return True
-    ctx.say(seat, "Cannot lift the portcullis this turn.", public=True)
-    return False
 
 
 def enter(ctx: Ctx, seat: str, target: str, side: str, via: str) -> str:
@@ -233,27 +194,6 @@ def continue_side(ctx: Ctx, seat: str, target: str | None) -> str | None:
     return ahead if ahead in sides else sides[0]
 
 
-def wants_out(ctx: Ctx, seat: str, tower: str, target: str | None = None) -> bool:
-    """Whether the player asked to leave the dungeon by `tower`: a MOVE TO that tower (or
-    LEAVE) this turn, or, failing a MOVE TO, a destination set on that tower. Nothing
-    else takes a hero out: the rulebook lets a hero leave early only if he wishes."""
-    if target is not None:
-        return target == tower
-    order = ctx.answer(seat, "action", {})
-    if order is not None and order["op"] == "leave":
-        return True
-    if order is not None and order["op"] == "move" and order.get("to"):
-        return bool(order["to"] == tower)
-    return bool(ctx.ch(seat)["destination"] == tower)
-
-
-def stop_in_tower(ctx: Ctx, seat: str, tower: str, how: str) -> None:
-    """A hero brought into a tower without asking to leave stands in that corner room."""
-    ctx.stopped.add(seat)
-    ctx.say(seat, f"{how} the tower at {tower}: a corner room, safe at sunset. The hero "
-                  "stays in the dungeon; order LEAVE to quit it, or move on.", public=True)
-
-
 def walk(ctx: Ctx, seat: str, first: str, *, dirs: list[str] | None = None,
          target: str | None = None, secret: bool = False, own: bool = False,
          forced: bool = False) -> None:
@@ -315,29 +255,6 @@ def first_side(ctx: Ctx, seat: str, action: dict[str, Any]) -> str | None:
         side, _ = route(board, ch["pos"], ch["entry"], targets_for(action["to"]), occupied)
         return side
     return None
-
-
-def flee_back(ctx: Ctx, seat: str, what: str) -> bool:
-    """Escape to the square the hero came from, if the way back is still there."""
-    ch = ctx.ch(seat)
-    board = ctx.state["board"]
-    prev, pos = ch["prev"], ch["pos"]
-    side = side_towards(pos, prev) if prev else None
-    if side is None or passage(board, pos, side)[0] is None:
-        return False
-    if occupant(ctx.state, prev, but=seat) is not None and prev not in CHAMBER:
-        return False
-    if ch["via"] == "door" and not open_door(ctx, seat):
-        return False
-    ch.update(pos=prev, entry=opposite(side), prev=pos, searches=0)
-    ctx.stopped.add(seat)
-    ctx.say(seat, f"Flees {what} back to {prev}.", public=True, kind="move", to=prev)
-    if board[prev]["kind"] == "tower":
-        if wants_out(ctx, seat, prev):
-            ctx.escape_dungeon(seat, prev)
-        else:
-            stop_in_tower(ctx, seat, prev, "Takes refuge in")
-    return True
 
 
 def secret_door(ctx: Ctx, seat: str, wanted: str | None) -> None:
@@ -430,7 +347,11 @@ def search(ctx: Ctx, seat: str, order: dict[str, Any]) -> None:
         card = draw_card(ctx.state, "search", ctx.rng)
     wanted = order.get("dir") or (side_towards(ch["pos"], order["to"]) if order.get("to")
                                   else None)
-    apply_card(ctx, seat, "search", card, search_dir=wanted)
+    apply_card(ctx, seat, "search", card)
+    if card == "secret-door":
+        # The card's own rule, applied here rather than in `apply_card` so that the cards
+        # never call back into movement (a card is drawn while moving, not the reverse).
+        secret_door(ctx, seat, wanted)
 
 
 # -- everyone at once -------------------------------------------------------------------------

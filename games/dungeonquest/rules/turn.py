@@ -28,8 +28,8 @@ from .cards import take_offer
 from .chamber import loot, settle
 from .combat import article, monster_answers, resolve_monster, spider_answers, spider_choice
 from .context import Ctx
-from .items import start_of_turn
 from .movement import UNSEARCHABLE, darkness_exit, describe, run_movement
+from .start import start_of_turn
 
 
 def resolve_turn(state: State, orders: dict[str, Orders], rng: RngBase
