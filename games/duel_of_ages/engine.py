@@ -18,12 +18,12 @@ from . import board as board_svg
 from . import bots, hexmap
 from . import report as report_mod
 from . import view as view_mod
+from .invariants import invariants
 from .orders import parse
 from .rules import build, turn
 from .rules.combat import ranged_block
 from .rules.labyrinth import guardian_space
 from .rules.movement import move_points
-from .invariants import invariants
 from .state import SEATS, chars, on_map, other, position
 
 # What revision 4 added to the moving team's choices, told where they write their orders.

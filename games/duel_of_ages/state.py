@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import catalog, hexmap
+from . import catalog
 
 SEATS = ("White", "Black")
 State = dict[str, Any]
