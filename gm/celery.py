@@ -41,9 +41,13 @@ from kombu import transport as kombu_transport
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gm.settings")
 
-for _scheme in ("redis", "rediss"):
-    kombu_transport.TRANSPORT_ALIASES[_scheme] = "gm.broker:Transport"
-    kombu_transport._transport_cache.pop(_scheme, None)
+# GM_STOCK_KOMBU=1 runs on kombu's own Redis transport (DirectPublish then falls back to
+# Celery's `delay`): bench/broker.py measures the two side by side with it.
+STOCK_KOMBU = os.environ.get("GM_STOCK_KOMBU", "") == "1"
+if not STOCK_KOMBU:
+    for _scheme in ("redis", "rediss"):
+        kombu_transport.TRANSPORT_ALIASES[_scheme] = "gm.broker:Transport"
+        kombu_transport._transport_cache.pop(_scheme, None)
 
 app = Celery("gm")
 # Filled from Django's settings when Celery configures itself (see the module docstring).
