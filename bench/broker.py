@@ -1,4 +1,4 @@
-"""What gm/broker.py buys: kombu's stock Redis transport against ours, in one run.
+"""The broker's cost per message: Redis against RabbitMQ, stock kombu, in one run.
 
     .venv/bin/python bench/broker.py                  # 2000 messages, 3 rounds
     .venv/bin/python bench/broker.py --messages 5000 --rounds 5 --amqp-url ''
@@ -7,17 +7,13 @@ For each round and each variant (alternating, so load on a shared machine hits b
 alike) it starts one `celery -A bench.broker_app worker --pool=solo` on a private queue,
 publishes --messages no-op tasks from a separate publisher process, then one sentinel
 task; the batch is over when the sentinel has run (a solo worker runs a queue in order,
-each task acknowledged after it ran, as the service's tasks are). Variants:
-
-- `gm`: gm.broker's transport (one redis-py client per pool, the unacked bookkeeping and
-  acks as packed MULTI/EXEC); `noop` through Celery's `delay`;
-- `gm-direct`: the same, published as the mail wake-ups are (gm.broker.DirectPublish);
-- `stock`: kombu's own Redis transport (GM_STOCK_KOMBU=1), Celery's `delay`;
-- `amqp`: RabbitMQ, where gm.broker does not apply (stock kombu), for scale.
+each task acknowledged after it ran, as the service's tasks are). Variants: `redis` and `amqp` (RabbitMQ), both kombu's own transports. (Until commit
+408c60e it also ran gm/broker.py, a patched Redis transport, against stock kombu; the
+figures that led to its removal are in bench/README.md.)
 
 Printed per variant (median of the rounds): the worker's CPU per message (from /proc:
 receive, bookkeeping, task, ack), the publisher's CPU per message, messages per second,
-and the ratio of each to `stock` measured in the same run; then the load average. A
+and the ratio of each to `redis` measured in the same run; then the load average. A
 resolved turn costs about three messages in the workers (resolve_turn, notify, deliver),
 so the worker saving per turn is about three times the per-message difference. Figures
 only; nothing asserted. Needs Redis (and RabbitMQ for the `amqp` row).
@@ -89,7 +85,6 @@ def run_variant(args: argparse.Namespace, variant: str, tmp: Path) -> dict[str, 
         "GM_VAR_DIR": str(tmp / "var"), "EMAIL_URL": "dummymail://",
         "CELERY_BROKER_URL": args.amqp_url if variant == "amqp" else args.redis_url,
         "CELERY_QUEUE": queue, "CELERY_MAIL_QUEUE": queue,
-        "GM_STOCK_KOMBU": "1" if variant in ("stock", "amqp") else "0",
         "GM_BENCH_REDIS": args.redis_url, "GM_BENCH_TOKEN": token,
         "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": str(ROOT),
@@ -114,8 +109,7 @@ def run_variant(args: argparse.Namespace, variant: str, tmp: Path) -> dict[str, 
         time.sleep(0.5)
         before = cpu_of(worker.pid)
         start = time.perf_counter()
-        task = "noop_direct" if variant == "gm-direct" else "noop"
-        out = subprocess.run([sys.executable, __file__, "--child-publish", task,
+        out = subprocess.run([sys.executable, __file__, "--child-publish", "noop",
                               str(args.messages)], cwd=ROOT, env=env, check=True,
                              capture_output=True, text=True)
         published = json.loads(out.stdout.strip().splitlines()[-1])
@@ -161,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     import kombu
     import redis
 
-    variants = ["gm", "gm-direct", "stock"] + (["amqp"] if amqp_up(args.amqp_url) else [])
+    variants = ["redis"] + (["amqp"] if amqp_up(args.amqp_url) else [])
     load_before = os.getloadavg()
     runs: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
     with tempfile.TemporaryDirectory(prefix="gm_bench_broker_") as tmp:
@@ -173,19 +167,16 @@ def main(argv: list[str] | None = None) -> int:
                 runs[variant].append(run_variant(args, variant, Path(tmp)))
     med = {v: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
            for v, rs in runs.items()}
-    base = med["stock"]
+    base = med["redis"]
     print(f"broker bench: {args.messages} no-op tasks x {args.rounds} rounds per variant "
           f"(kombu {kombu.__version__}, celery {celery.__version__}, "
-          f"redis-py {redis.__version__}); medians, ratio to stock kombu on Redis")
+          f"redis-py {redis.__version__}); medians, ratio to Redis")
     print(f"  {'variant':10} {'worker CPU/msg':>16} {'ratio':>6} {'publish CPU/msg':>16} "
           f"{'ratio':>6} {'msgs/s':>8} {'ratio':>6}")
     for variant, m in med.items():
         print(f"  {variant:10} {m['worker_us']:13.0f} us {m['worker_us'] / base['worker_us']:6.2f}"
               f" {m['publish_us']:13.0f} us {m['publish_us'] / base['publish_us']:6.2f}"
               f" {m['rate']:8.0f} {m['rate'] / base['rate']:6.2f}")
-    saved = base["worker_us"] - med["gm"]["worker_us"]
-    print(f"  worker CPU saved per message by gm.broker: {saved:.0f} us "
-          f"(about {3 * saved / 1000:.2f} ms per resolved turn at three messages a turn)")
     print(f"  machine: {os.cpu_count()} CPUs, load average before/after "
           f"{load_before[0]:.2f}/{os.getloadavg()[0]:.2f}")
     return 0
