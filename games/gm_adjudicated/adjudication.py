@@ -33,6 +33,7 @@ SEAT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,29}$")
 BLOCKS = ("public", "private", "sheet", "notes")
 ACTIONS = ("roll", "secret-roll", "draw", "deck", "add", "remove", "end")
 MAX_DRAW = 20
+NO_ORDERS = "NO ORDERS"  # a seat's explicit nothing, and its default
 
 
 def _label(rest: str, line: int, what: str, errors: list[OrderError]) -> tuple[str, str] | None:
@@ -177,6 +178,8 @@ def check_player(state: dict[str, Any], seat: str, text: str) -> Orders:
     while lines and not lines[0].strip():
         lines.pop(0)
     errors: list[OrderError] = []
+    if [ln.strip().upper() for ln in lines] == [NO_ORDERS]:
+        return Orders(seat, [], NO_ORDERS)
     if not lines:
         raise OrdersInvalid([OrderError(0, "no orders: write what your seat does this turn")])
     cap = options.get("max_lines", 0)

@@ -134,7 +134,9 @@ class GmAdjudicated(Engine):
         return adjudication.check_player(state, seat, text)
 
     def default_orders(self, state: State, seat: str) -> Orders:
-        return Orders(seat, [], "", default=True)
+        """A seat that sends nothing sent NO ORDERS (the GM adjudicates it as missing);
+        a GM who publishes nothing in time is late (the turn asks the GM again)."""
+        return Orders(seat, [], "" if seat == GM else adjudication.NO_ORDERS, default=True)
 
     def resolve(self, state: State, orders: dict[str, Orders], rng: RngBase
                 ) -> tuple[State, list[Event]]:
@@ -153,7 +155,7 @@ class GmAdjudicated(Engine):
                       ) -> tuple[State, list[Event]]:
         s = clone(state)
         got = {seat: orders[seat].text for seat in s["seats"]
-               if seat in orders and not orders[seat].default}
+               if seat in orders and orders[seat].items}
         s["orders"] = got
         s["missing"] = [seat for seat in s["seats"] if seat not in got]
         s["phase"] = "adjudicate"
