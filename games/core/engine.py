@@ -133,6 +133,9 @@ class Engine(ABC):
     # them vacant or offers them to players; the conformance suite allows them in a
     # decision.
     pseudo_seats: ClassVar[tuple[str, ...]] = ()
+    # Orders in the player's own words (no order language): mail takes them whole (to
+    # END, a signature or a quote) and the order card offers no buttons.
+    free_text_orders: ClassVar[bool] = False
 
     def seat_names_for(self, count: int, options: dict[str, Any] | None) -> list[str]:
         """Seat names for `count` players of a game with `options` (an engine whose GM

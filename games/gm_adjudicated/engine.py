@@ -35,6 +35,7 @@ class GmAdjudicated(Engine):
     max_seats = setup_options.MAX_SEATS
     # the seats the service never gives a player: played by the game's GM (the desk)
     pseudo_seats: ClassVar[tuple[str, ...]] = (GM,)
+    free_text_orders = True
     options = {
         "seats": Option("", help="the seats' names, separated by commas (e.g. France, "
                                  "England); empty: P1, P2, ..."),

@@ -195,16 +195,28 @@ def _roll_json(event: Event) -> dict[str, Any]:
             "result": d["total"], "text": d["text"]}
 
 
-def publish(game: Game, user, *, turn_number: int | None = None) -> Turn:
+def publish(game: Game, user, *, text: str | None = None, turn_number: int | None = None
+            ) -> Turn:
     """Publish the draft: it becomes the GM seat's orders and the turn resolves now
-    (reports on the pages, by mail and in the thread; the next turn opens)."""
+    (reports on the pages, by mail and in the thread; the next turn opens).
+
+    `text`: the whole adjudication at once (an API client, a mail, a script), saved as
+    the draft's last version and published; it may type its @roll and @draw lines,
+    which are rolled at publication, after the desk's rolls, unseen before (the
+    preview refuses typed rolls, so none can be looked at and changed)."""
     require_gm(game, user)
+    if text is not None:
+        limits.check_order_text(text)
     with transaction.atomic():
         turn = _turn(game, turn_number)
         turn = Turn.objects.select_for_update().get(pk=turn.pk)
         if turn.status != Turn.Status.OPEN or turn.superseded:
             raise Conflict("this adjudication is already being published")
         draft = Draft.objects.select_for_update().get(pk=draft_of(turn).pk)
+        if text is not None:
+            draft.text = text
+            DraftVersion.objects.create(draft=draft, number=draft.versions.count() + 1,
+                                        text=text, author=user)
         engine = play.engine_for(game)
         orders: Orders = engine.parse_orders(engine.from_json(game.state), GM, compose(draft))
         draft.orders = orders.to_json()
