@@ -66,10 +66,36 @@ def draft_of(turn: Turn) -> Draft:
     draft = Draft.objects.filter(turn=turn).first()
     if draft is not None:
         return draft
-    earlier = (Draft.objects.filter(game_id=turn.game_id, turn__number=turn.number)
-               .order_by("-pk").first())
+    earlier = Draft.objects.filter(game_id=turn.game_id).select_related("turn") \
+        .order_by("-pk").first()
+    keep = earlier is not None and (earlier.turn.number == turn.number  # reopened
+                                    or earlier.published is None)  # the GM was late
     return Draft.objects.create(game_id=turn.game_id, turn=turn,
-                                text=earlier.text if earlier else "")
+                                text=earlier.text if keep else "")
+
+
+def void_rolls(turn: Turn, state: Any) -> list[str]:
+    """The rolls of `turn`'s draft, never published (the GM was late): each with its
+    result, a secret one with its label only, for the public log."""
+    draft = Draft.objects.filter(turn=turn, published__isnull=True).first()
+    if draft is None or not draft.rolls:
+        return []
+    game = turn.game
+    engine = play.engine_for(game)
+    state = engine.from_json(state)
+    try:
+        orders = engine.parse_orders(state, GM, "\n".join(roll_lines(draft.rolls)))
+    except OrdersInvalid:
+        return [r["label"] for r in draft.rolls]
+    rng = secret_rng(game.secret, turn.number, turn.overrides, turn.attempt)
+    _after, events = engine.resolve(state, {GM: orders}, rng)
+    out = []
+    for e in events:
+        if e.kind in ("roll", "draw"):
+            r = _roll_json(e)
+            out.append(f"{r['label']} (secret)" if r.get("secret")
+                       else f"{r['label']} = {r['result']}")
+    return out
 
 
 def roll_lines(rolls: list[dict[str, Any]]) -> list[str]:

@@ -38,8 +38,11 @@ def after_publication(sender: Any, record: Any, **kwargs: Any) -> None:
             play.record_log(game, "seat_removed", f"The GM removed seat {data['seat']}.",
                             turn_number=record.number)
         elif kind == "late":
+            void = actions.void_rolls(record.turn, record.state_before)
             play.record_log(game, "adjudication_late", f"The GM's adjudication of turn "
-                            f"{data['turn']} is late ({data['times']}).",
+                            f"{data['turn']} is late ({data['times']})." + (
+                                " Rolls made into the draft, void now (the GM rolls "
+                                "again): " + "; ".join(void) + "." if void else ""),
                             turn_number=record.number)
             if game.options.get("remind_gm", "on") == "on":
                 signals.notable.send(

@@ -121,12 +121,19 @@ def test_late_adjudication_waits_and_reopen(adj_game, send_all, gm_user, on_comm
     game = adj_game()
     send_all(game, ORDERS)
     turn = _open(game)
+    adj.save(game, gm_user, "Weather: {weather}.")
+    rolled = adj.roll(game, gm_user, "weather", "d6")["rolls"][0]["result"]
     with on_commit():
         actions.mark_due(turn)  # the adjudication deadline passes
     game.refresh_from_db()
     late = _open(game)
     assert late.owing == ["GM"] and late.number == turn.number + 1
-    assert game.log.filter(action="adjudication_late").exists()
+    # the roll made before the deadline is public in the log, so a late GM cannot
+    # reroll silently; the draft's words come to the new window, its rolls do not
+    entry = game.log.get(action="adjudication_late").public
+    assert f"weather = {rolled}" in entry
+    desk = adj.desk(game, gm_user)
+    assert desk["text"] == "Weather: {weather}." and desk["rolls_made"] == []
     adj.save(game, gm_user, "All quiet.")
     with on_commit():
         adj.publish(game, gm_user)
