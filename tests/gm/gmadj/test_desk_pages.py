@@ -94,3 +94,11 @@ def test_api_rolls_are_kept_and_reported(adj_game, send_all, client, gm_user, on
     assert bad.status_code == 400
     desk = client.get(url).json()
     assert [r["label"] for r in desk["rolls_made"]] == ["hp", "hp"]
+
+
+def test_the_new_game_page_lists_the_ruleset_beside_the_others(client, gm_user):
+    client.force_login(gm_user)
+    page = client.get("/games/new/").content.decode()
+    for name in ("gm_adjudicated", "combat_dice", "dungeonquest", "duelists", "dice_age",
+                 "duel_of_ages"):
+        assert name in page, name
