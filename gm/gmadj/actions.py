@@ -154,8 +154,10 @@ def roll(game: Game, user, label: str, what: str, *, secret: bool = False,
         if len(draft.rolls) >= MAX_ROLLS:
             raise Conflict(f"at most {MAX_ROLLS} rolls in one adjudication")
         if draw:
-            entry: dict[str, Any] = {"op": "draw", "label": label, "deck": what.strip(),
-                                     "count": int(count)}
+            if not 1 <= count <= 20:
+                raise ActionError("draw 1 to 20 cards at once")
+            entry: dict[str, Any] = {"op": "draw", "label": label, "deck": " ".join(
+                what.split()), "count": count}
         else:
             try:
                 dice.parse(what)

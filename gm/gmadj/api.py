@@ -29,6 +29,16 @@ def _json(value: Any) -> Any:
     return value
 
 
+def _count(raw: Any) -> int:
+    """How many cards to draw: 1 unless a whole number is given (the engine bounds it)."""
+    if raw in (None, ""):
+        return 1
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise ActionError("count must be a whole number") from None
+
+
 @extend_schema(request=None, responses={200: ANY},
                summary="The adjudication desk of a GM-adjudicated game (GM only)")
 @api_view(["GET", "POST"])
@@ -53,7 +63,7 @@ def adjudication(request: Request, pk: int) -> Response:
     if action in ("roll", "draw"):
         got = actions.roll(game, user, str(data.get("label", "")), str(data.get("what", "")),
                            draw=action == "draw", secret=bool(data.get("secret")),
-                           count=int(data.get("count") or 1), turn_number=number)
+                           count=_count(data.get("count")), turn_number=number)
         return Response(_json(got), status=status.HTTP_201_CREATED)
     if action == "preview":
         return Response(_json(actions.preview(game, user, text=text, turn_number=number)))

@@ -32,6 +32,15 @@ def _turn_number(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
+def _count(raw: str | None) -> int:
+    raw = (raw or "").strip()
+    if not raw:
+        return 1
+    if not raw.isdigit():
+        raise ActionError("count must be a whole number")
+    return int(raw)
+
+
 def _do(request: HttpRequest, game: Game) -> str:
     """Run the posted desk action; the message to show."""
     what = request.POST.get("do", "")
@@ -46,7 +55,7 @@ def _do(request: HttpRequest, game: Game) -> str:
         got = actions.roll(game, user, request.POST.get("label", ""),
                            request.POST.get("what", ""), draw=what == "draw",
                            secret=bool(request.POST.get("secret")),
-                           count=int(request.POST.get("count") or 1), turn_number=number)
+                           count=_count(request.POST.get("count")), turn_number=number)
         last = got["rolls"][-1] if got["rolls"] else {}
         return (f"Rolled {last.get('label', '')}: {last.get('result', '')}. Put "
                 f"{{{last.get('label', '')}}} in a report where it goes.")
