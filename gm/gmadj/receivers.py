@@ -45,9 +45,30 @@ def after_publication(sender: Any, record: Any, **kwargs: Any) -> None:
                                 "again): " + "; ".join(void) + "." if void else ""),
                             turn_number=record.number)
             if game.options.get("remind_gm", "on") == "on":
+                _mail_gm(game, record, data)
                 signals.notable.send(
                     sender=Turn, game=game, kind="adjudication_late",
                     text=f"Your adjudication of turn {data['turn']} of {game.title} is "
                          "late: the players wait for it.",
                     users=[game.gm_id], urgent=True,
                     url=f"/games/{game.pk}/adjudicate/")
+
+
+def _mail_gm(game: Any, record: Any, data: dict[str, Any]) -> None:
+    """The reminder by mail (the GM's deadline-reminder preference applies), once per
+    late window: the outbox key names the record."""
+    from django.conf import settings
+
+    from gm.mail import outbox, prefs
+    from gm.mail.models import Kind
+
+    gm = game.gm
+    if gm is None or not gm.email or not prefs.wants(gm, Kind.REMINDER):
+        return
+    url = f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/adjudicate/"
+    outbox.enqueue(key=f"gmadj-late:{record.pk}:{gm.pk}", kind=Kind.REMINDER, to=gm.email,
+                   user=gm, subject=f"{game.title}: your adjudication of turn "
+                                    f"{data['turn']} is late",
+                   text=f"The players of {game.title} wait for your adjudication of turn "
+                        f"{data['turn']} (late {data['times']} time"
+                        f"{'s' if data['times'] != 1 else ''}).\n\nThe desk: {url}\n")

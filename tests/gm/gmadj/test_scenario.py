@@ -117,7 +117,9 @@ def test_seats_added_and_removed_between_turns_and_the_end(adj_game, send_all, g
     assert [d["label"] for d in draws] == ["draw 1: omen#1", "roll 2: fate#1"]
 
 
-def test_late_adjudication_waits_and_reopen(adj_game, send_all, gm_user, on_commit):
+def test_late_adjudication_waits_and_reopen(adj_game, send_all, gm_user, on_commit,
+                                            mailoutbox, settings):
+    settings.SITE_URL = "http://gm.example"
     game = adj_game()
     send_all(game, ORDERS)
     turn = _open(game)
@@ -132,6 +134,8 @@ def test_late_adjudication_waits_and_reopen(adj_game, send_all, gm_user, on_comm
     # reroll silently; the draft's words come to the new window, its rolls do not
     entry = game.log.get(action="adjudication_late").public
     assert f"weather = {rolled}" in entry
+    reminder = [m for m in mailoutbox if gm_user.email in m.to]
+    assert reminder and "adjudication of turn 1 is late" in reminder[-1].subject
     desk = adj.desk(game, gm_user)
     assert desk["text"] == "Weather: {weather}." and desk["rolls_made"] == []
     adj.save(game, gm_user, "All quiet.")
