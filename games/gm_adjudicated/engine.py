@@ -40,7 +40,9 @@ class GmAdjudicated(Engine):
         "seats": Option("", help="the seats' names, separated by commas (e.g. France, "
                                  "England); empty: P1, P2, ..."),
         "help": Option("", help="order help shown to every seat"),
-        "seat_help": Option("", help="order help per seat, one `Seat: help` a line"),
+        "seat_help": Option("", help="order help per seat: `Seat: help`, one a line or "
+                                      "separated by ; (e.g. France: armies first; "
+                                      "England: fleets first)"),
         "reveal": Option("after_turn", choices=REVEALS,
                          help="after_turn: every seat's orders are shown to all when the "
                               "adjudication is published; gm_only: only the GM reads them "
@@ -49,7 +51,8 @@ class GmAdjudicated(Engine):
                                                     "(0: no cap)"),
         "first_words": Option("", help="if set, each line of orders must start with one "
                                        "of these words (commas between)"),
-        "decks": Option("", help="named decks to draw from, one `name: card, card` a line"),
+        "decks": Option("", help="named decks to draw from: `name: card, card`, one a line "
+                                  "or separated by ; (e.g. omens: raven, comet, eclipse)"),
         "remind_gm": Option("on", choices=("on", "off"),
                             help="on: the GM is reminded by mail when the adjudication "
                                  "is late"),

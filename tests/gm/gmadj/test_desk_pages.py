@@ -102,3 +102,32 @@ def test_the_new_game_page_lists_the_ruleset_beside_the_others(client, gm_user):
     for name in ("gm_adjudicated", "combat_dice", "dungeonquest", "duelists", "dice_age",
                  "duel_of_ages"):
         assert name in page, name
+
+
+def test_the_new_game_form_sets_up_named_seats_and_decks(client, gm_user, players):
+    from gm.play.models import Game
+
+    client.force_login(gm_user)
+    got = client.post("/games/new/gm_adjudicated/", {
+        "title": "Werewolf night", "role": "referee", "turn_hours": "24",
+        "turn_minutes": "0", "process_early": "on",
+        "option_seats": "Villager 1, Villager 2, Seer", "option_help": "",
+        "option_seat_help": "Seer: name one player to look at; Villager 1: vote",
+        "option_reveal": "gm_only", "option_max_lines": "3", "option_first_words": "",
+        "option_decks": "roles: wolf, seer, villager", "option_remind_gm": "on"})
+    assert got.status_code in (200, 302), got.content[:500]
+    game = Game.objects.get(title="Werewolf night")
+    for user in players[:3]:
+        client.force_login(user)
+        client.post(f"/games/{game.pk}/join/")
+    assert sorted(game.seats.values_list("name", flat=True)) == ["Seer", "Villager 1",
+                                                                 "Villager 2"]
+    client.force_login(players[3])
+    client.post(f"/games/{game.pk}/join/")
+    assert game.seats.count() == 3  # the GM named three seats: the table is full
+    client.force_login(gm_user)
+    client.post(f"/games/{game.pk}/start/")
+    game.refresh_from_db()
+    turn = game.current_turn()
+    assert "name one player to look at" in turn.decision["prompts"]["Seer"]["help"]
+    assert game.state["decks"]["roles"]["left"] == ["wolf", "seer", "villager"]
