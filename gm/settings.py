@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "gm.accounts",
     "axes",
     "gm.talk",
+    "gm.gmadj",  # issue 27: GM-adjudicated games (the adjudication desk)
 ]
 
 MIDDLEWARE = [
