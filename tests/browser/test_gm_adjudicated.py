@@ -12,7 +12,7 @@ from django.test import Client
 from gm.play import actions
 from gm.play.models import Game, Turn
 
-from .conftest import LAPTOP, PHONE, overflow, screenshot
+from .conftest import LAPTOP, PHONE, axe_violations, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,6 +59,8 @@ def test_three_seats_two_turns_at_the_desk(live_server, open_page, make_game, gm
     assert cards.count() == 3
     assert "Army Paris to Burgundy" in gm.inner_text("#orders")
     _fits(gm, "the desk")
+    assert gm.locator("h1").count() == 1
+    assert axe_violations(gm) == []
     screenshot(gm, "gm-adjudicated-desk", width)
 
     # live preview as the GM types (nothing saved)

@@ -149,3 +149,26 @@ def test_late_adjudication_waits_and_reopen(adj_game, send_all, gm_user, on_comm
     reopened = _open(game)
     assert reopened.owing == ["GM"] and reopened.number == late.number
     assert adj.desk(game, gm_user)["text"] == "All quiet."  # the words come back
+
+
+def test_a_rerun_from_the_orders_reopens_the_adjudication(adj_game, send_all, gm_user,
+                                                          on_commit):
+    from gm.referee import actions as referee
+
+    game = adj_game()
+    send_all(game, ORDERS)
+    adj.roll(game, gm_user, "weather", "d6")
+    adj.save(game, gm_user, "Weather {weather}.")
+    with on_commit():
+        adj.publish(game, gm_user)
+    game.refresh_from_db()
+    with on_commit():
+        result = referee.rerun_from(game, gm_user, "a wrong order was read", 1)
+    game.refresh_from_db()
+    # turn 1's orders resolve again; the adjudication (turn 2) waits for the GM, with
+    # its words and new dice (a fresh stream: the old roll stays in the old draft)
+    assert result.resolved == [1] and result.open_turn == 2 and result.reorder == ["GM"]
+    desk = adj.desk(game, gm_user)
+    assert desk["turn"] == 2 and desk["text"] == "Weather {weather}."
+    assert desk["rolls_made"] == []
+    assert [o["text"] for o in desk["orders"]][:2] == [ORDERS["France"], ORDERS["England"]]
