@@ -8,7 +8,8 @@ things are added when the site renders them:
 * Tables of designed content are generated from the engine's own data files, never
   copied by hand: a line `<!-- table games/<name>/data/<file>.toml <collection> [key=value]:
   field=Header, field=Header -->` becomes a markdown table of that collection (an array of
-  tables, or `*` for the file's top-level tables), optionally filtered on one field.
+  tables, a table of tables or of plain values (`key`, `value`), or `*` for the file's
+  top-level tables), optionally filtered on one field.
   On a code host the comment is invisible and the text around it points to the site.
 * Headings get anchors (`{#order-move}` written in the file, otherwise a slug as code
   hosts make them), and a contents list is built from them.
@@ -73,16 +74,22 @@ def _signed(value: Any) -> str:
 
 def data_rows(file: str, collection: str, where: tuple[str, str] | None = None
               ) -> list[dict[str, Any]]:
-    """The records of a data file: an array of tables, or `*` for every top-level table
-    (its key available as the field `key`)."""
+    """The records of a data file's collection: an array of tables; a table of tables
+    (each key as the field `key`); a table of plain values (fields `key` and `value`);
+    `*` for every top-level table."""
     path = (Path(settings.BASE_DIR) / file).resolve()
     if GAMES.resolve() not in path.parents or path.suffix != ".toml":
         raise ValueError(f"a table may only come from an engine's data file: {file}")
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    if collection == "*":
-        rows = [{"key": k, **v} for k, v in data.items() if isinstance(v, dict)]
-    else:
-        rows = list(data.get(collection, []))
+    found: Any = data if collection == "*" else data.get(collection, [])
+    if isinstance(found, list):
+        rows = [r for r in found if isinstance(r, dict)]
+    elif all(isinstance(v, dict) for v in found.values()):
+        rows = [{"key": k, **v} for k, v in found.items()]
+    elif collection == "*":
+        rows = [{"key": k, **v} for k, v in found.items() if isinstance(v, dict)]
+    else:  # a table of plain values: one row per key
+        rows = [{"key": k, "value": v} for k, v in found.items()]
     if where:
         rows = [r for r in rows if str(r.get(where[0])) == where[1]]
     return rows
@@ -151,6 +158,9 @@ def render_guide(relpath: str) -> Guide | None:
                                    "toc"],
                        extension_configs={"toc": {"slugify": slugify, "toc_depth": "2-3"}})
     html = conv.convert(text)
+    # wide tables scroll inside their card on a phone rather than widening the page
+    html = html.replace("<table>", '<div class="scroll"><table>').replace(
+        "</table>", "</table></div>")
     clean = nh3.clean(html, tags=_TAGS, attributes=_ATTRIBUTES,
                       url_schemes={"http", "https", "mailto"}, link_rel=None)
     toc = nh3.clean(conv.toc, tags={"div", "ul", "li", "a"}, attributes={"a": {"href"}},
