@@ -63,6 +63,8 @@ def _cell(value: Any) -> str:
         return ", ".join(_cell(v) for v in value) or "–"
     if value is None or value == "":
         return "–"
+    if isinstance(value, str):
+        value = value.replace("_", " ")  # ids such as spirit_twin read as words
     return str(value).replace("|", "/").replace("\n", " ")
 
 
