@@ -104,7 +104,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var doc = document.getElementById("playerdoc");
-    if (doc) { exampleButtons(doc); missingAnchor(); }
+    if (doc) {
+      exampleButtons(doc); missingAnchor();
+      window.addEventListener("hashchange", missingAnchor);
+    }
     var link = document.getElementById("rules-link");
     if (link) { orderCard(link); }
   });
