@@ -17,6 +17,7 @@ import os
 import pytest
 
 from .conftest import LAPTOP, PHONE, ROOT, axe_violations, login, overflow, screenshot
+from .test_every_page import small_print
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 RULESETS = ("combat_dice", "duelists", "dice_age", "duel_of_ages", "dungeonquest")
@@ -36,6 +37,8 @@ def test_the_guides_read_at_both_widths(live_server, open_page, width):
         wide, inner = overflow(page)
         if wide > inner:
             problems.append(f"{path}: {wide} px wide at {inner}")
+        if width == PHONE:
+            problems.extend(f"{path}: {p}" for p in small_print(page))
         for v in axe_violations(page):
             problems.append(f"{path}: {v['id']} ({v['impact']}) {v['nodes']}")
         screenshot(page, name, width)
