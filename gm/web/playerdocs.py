@@ -121,6 +121,8 @@ def _site_link(target: str) -> str | None:
         return "/help/" + hash_
     if name == "gm.md":
         return "/help/gm/" + hash_
+    if name == "README.md" and Path(path).parent.parent.name == "games":
+        return f"/rules/{Path(path).parent.name}/readme/" + hash_  # an engine's README
     if Path(path).parent.name == "players" and name.endswith(".md"):
         return f"/rules/{name[:-3]}/" + hash_
     return None
@@ -154,6 +156,8 @@ def render_guide(relpath: str) -> Guide | None:
     title_match = re.search(r"^# (.+)$", text, re.M)
     title = title_match[1].strip() if title_match else relpath
     text = re.sub(r"^# .+\n", "", text, count=1, flags=re.M)  # the page's own h1
+    # a hand-written contents list (for code hosts): the page builds its own
+    text = re.sub(r"^## Contents\n.*?(?=^## )", "", text, count=1, flags=re.M | re.S)
     text = _TABLE.sub(table_markdown, text)
     text = _relink(text)
     conv = md.Markdown(extensions=["tables", "fenced_code", "sane_lists", "attr_list",

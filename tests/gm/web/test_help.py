@@ -29,6 +29,7 @@ def test_each_ruleset_has_a_players_help_with_order_anchors(ruleset):
     assert vocabulary.keywords <= set(anchors), vocabulary.keywords - set(anchors)
     assert "<!-- table" not in html and "<table>" in html
     assert f"/rules/{ruleset}/readme/" in html  # the developers' README stays reachable
+    assert f'<a href="/rules/{ruleset}/readme/">developer README</a>' in html
     assert registry.get(ruleset).title in html
 
 
