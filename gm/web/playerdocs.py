@@ -144,6 +144,7 @@ class Guide:
     html: str
     toc: str
     anchors: frozenset[str]
+    order_sections: tuple[tuple[str, str], ...] = ()  # (anchor, short label) per order
 
 
 @lru_cache(maxsize=32)
@@ -162,7 +163,7 @@ def render_guide(relpath: str) -> Guide | None:
     text = _relink(text)
     conv = md.Markdown(extensions=["tables", "fenced_code", "sane_lists", "attr_list",
                                    "toc"],
-                       extension_configs={"toc": {"slugify": slugify, "toc_depth": "2-3"}})
+                       extension_configs={"toc": {"slugify": slugify, "toc_depth": "2"}})
     html = conv.convert(text)
     # wide tables scroll inside their card on a phone rather than widening the page
     html = html.replace("<table>", '<div class="scroll"><table>').replace(
@@ -172,7 +173,11 @@ def render_guide(relpath: str) -> Guide | None:
     toc = nh3.clean(conv.toc, tags={"div", "ul", "li", "a"}, attributes={"a": {"href"}},
                     link_rel=None)
     anchors = frozenset(re.findall(r'\sid="([^"]+)"', clean))
-    return Guide(title, clean, toc, anchors)
+    # the order sections, listed compactly under the contents (a phone reaches the order
+    # it needs without scrolling through a long contents list)
+    sections = tuple((m[1], re.sub(r"<[^>]+>", "", m[2]).split(":")[0].strip())
+                     for m in re.finditer(r'<h3 id="(order-[\w-]+)">(.*?)</h3>', clean))
+    return Guide(title, clean, toc, anchors, sections)
 
 
 def order_anchors(ruleset: str) -> list[str]:
