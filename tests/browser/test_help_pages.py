@@ -41,6 +41,11 @@ def test_the_guides_read_at_both_widths(live_server, open_page, width):
             problems.extend(f"{path}: {p}" for p in small_print(page))
         for v in axe_violations(page):
             problems.append(f"{path}: {v['id']} ({v['impact']}) {v['nodes']}")
+        if path.startswith("/rules/"):  # the order language is reached from the first screen
+            top = page.evaluate("document.querySelector('#order-index a')"
+                                ".getBoundingClientRect().bottom")
+            if top > 800:
+                problems.append(f"{path}: the order index ends at {top:.0f} px")
         screenshot(page, name, width)
     assert not problems, problems
     assert not page.csp_errors, page.csp_errors

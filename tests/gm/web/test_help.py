@@ -21,6 +21,7 @@ def test_each_ruleset_has_a_players_help_with_order_anchors(ruleset):
     html = Client().get(f"/rules/{ruleset}/").content.decode()
     assert html.count("<h1>") == 1 and 'id="contents"' in html
     assert 'id="orders"' in html and 'class="language-orders"' in html
+    assert re.search(r'id="order-index">.*?<a href="#order-', html)  # each order, linked
     anchors = playerdocs.order_anchors(ruleset)
     assert len(anchors) >= 5, anchors
     # each word of the order language has its section, and each section is for one
