@@ -20,6 +20,8 @@ from games.core import registry
 from games.core.replay import run_setup, secret_rng
 from gm.play.rendering import render_markdown
 
+from . import playerdocs
+
 SAMPLE_SECRET = "00" * 32  # a fixed, public secret: the sample is the same for everyone
 
 
@@ -47,16 +49,54 @@ def rules_index(request: HttpRequest) -> HttpResponse:
     return render(request, "web/rules_index.html", {"engines": registry.engines().values()})
 
 
-def rules_page(request: HttpRequest, ruleset: str) -> HttpResponse:
+def _engine(ruleset: str):
     try:
-        engine = registry.get(ruleset)
+        return registry.get(ruleset)
     except registry.UnknownRuleset:
         raise Http404(f"no ruleset {ruleset!r}") from None
+
+
+def _options(engine) -> dict[str, Any]:
+    return {k: o.to_json() for k, o in engine.options.items()}
+
+
+def rules_page(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """The players' help (docs/players/<ruleset>.md) where the ruleset has one, else the
+    page built from the metadata and the developers' README."""
+    engine = _engine(ruleset)
+    guide = playerdocs.render_guide(f"players/{ruleset}.md")
+    if guide is None:
+        return rules_readme(request, ruleset)
+    game = request.GET.get("game", "")
+    return render(request, "web/rules_player.html", {
+        "engine": engine, "guide": guide, "html": mark_safe(guide.html),  # nh3-sanitised
+        "toc": mark_safe(guide.toc), "options": _options(engine),
+        "game_pk": int(game) if game.isdigit() and len(game) < 12 else None})
+
+
+def rules_readme(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """Seats, options, the first order form of a sample game and the engine's README,
+    for developers (and for rulesets without a players' help)."""
+    engine = _engine(ruleset)
     from .views import TURN_NOTE
 
     sample = sample_prompt(ruleset)
     return render(request, "web/rules.html", {
         "engine": engine, "readme": mark_safe(readme_html(ruleset)),  # nh3-sanitised
-        "options": {k: o.to_json() for k, o in engine.options.items()},
+        "options": _options(engine), "has_guide": playerdocs.render_guide(
+            f"players/{ruleset}.md") is not None,
         "sample_phase": sample[0] if sample else None,
         "sample": sample[1] if sample else None, "turn_note": TURN_NOTE})
+
+
+HELP_PAGES = {"players": "players.md", "gm": "gm.md"}
+
+
+def help_page(request: HttpRequest, which: str = "players") -> HttpResponse:
+    """The player's guide (/help/) and the GM's guide (/help/gm/), from docs/."""
+    guide = playerdocs.render_guide(HELP_PAGES[which])
+    if guide is None:
+        raise Http404("no such guide")
+    return render(request, "web/help.html", {
+        "guide": guide, "html": mark_safe(guide.html), "toc": mark_safe(guide.toc),
+        "which": which})

@@ -357,7 +357,7 @@ def test_saving_a_time_zone_returns_only_to_a_page_of_this_site(players, target)
 
 
 def test_rules_page_from_metadata_and_readme(players):
-    page = _text(_client(players[0]).get("/rules/combat_dice/"))
+    page = _text(_client(players[0]).get("/rules/combat_dice/readme/"))
     assert "<h1>Warpspawn Combat Dice: rules and orders</h1>" in page
     assert "The first order form" in page and "Arm your combatant" in page
     assert "The order language" in page  # from games/combat_dice/README.md
@@ -430,7 +430,7 @@ def test_seat_counts_read_as_one_number_when_the_range_is_fixed():
     index = _text(c.get("/rules/"))
     assert re.search(r">Duelists</a> \(2 players\)", index)
     assert re.search(r">Dungeonquest \(PBEM edition\)</a> \(1–4 players\)", index)
-    assert "2 players; ruleset name" in _text(c.get("/rules/duelists/"))
+    assert "2 players; ruleset name" in _text(c.get("/rules/duelists/readme/"))
 
 
 def test_new_game_page_gives_the_seat_count_once(gm_user):
