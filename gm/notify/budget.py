@@ -89,10 +89,9 @@ def decide(s: Settings | None, event: Event, now: datetime, zone: ZoneInfo = UTC
     channels = channels_for(s, event.kind, has_webhook)
     if not channels:
         return Verdict(PAGE)
-    if s is not None and quiet.in_quiet(s.quiet_start, s.quiet_end, now, zone):
-        if not (event.urgent and s.urgent_breaks_quiet):
-            return Verdict(HELD, channels,
-                           quiet.quiet_ends(s.quiet_start, s.quiet_end, now, zone))
+    if (s is not None and quiet.in_quiet(s.quiet_start, s.quiet_end, now, zone)
+            and not (event.urgent and s.urgent_breaks_quiet)):
+        return Verdict(HELD, channels, quiet.quiet_ends(s.quiet_start, s.quiet_end, now, zone))
     return Verdict(SENT, channels)
 
 

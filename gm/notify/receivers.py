@@ -25,6 +25,12 @@ def connect() -> None:
     signals.game_finished.connect(on_game_finished, dispatch_uid="gm_notify_finished")
     referee.gm_act.connect(on_gm_act, dispatch_uid="gm_notify_gm_act")
     post_save.connect(on_post, sender=Post, dispatch_uid="gm_notify_post")
+    from django.db.models.signals import post_delete
+
+    from . import schedule
+    from .models import Schedule
+    post_save.connect(schedule.forget, sender=Schedule, dispatch_uid="gm_notify_sched")
+    post_delete.connect(schedule.forget, sender=Schedule, dispatch_uid="gm_notify_sched_d")
 
 
 def _guard(func):

@@ -50,10 +50,38 @@ def fix(earliest: datetime, start: datetime, *, hour: int, minute: int = 0,
     return candidate.astimezone(earliest.tzinfo)
 
 
+# The schedules of live games, kept per process for TTL seconds: opening a turn is the
+# hottest path of the service (its statements are pinned: tests/gm/test_statement_counts),
+# and a schedule changes rarely (set at creation, edited by the GM). A change made in
+# this process clears the memory at once (signals below); another process sees it within
+# the TTL, so at most the next turn of that game opened in that window keeps the old hour.
+_memory: dict[str, object] = {"at": None, "by_game": {}}
+
+
+def ttl() -> float:
+    from django.conf import settings
+    return float(getattr(settings, "GM_NOTIFY_SCHEDULE_TTL", 30.0))
+
+
+def forget(*args: object, **kwargs: object) -> None:
+    _memory["at"] = None
+
+
+def schedule_of(game_id: int) -> Schedule | None:
+    import time
+    at = _memory["at"]
+    if at is None or time.monotonic() - at > ttl():  # type: ignore[operator]
+        live = ("open", "running", "paused")
+        _memory["by_game"] = {s.game_id: s for s in
+                              Schedule.objects.filter(game__status__in=live)}
+        _memory["at"] = time.monotonic()
+    return _memory["by_game"].get(game_id)  # type: ignore[union-attr]
+
+
 def deadline_for(game, start: datetime, length: timedelta) -> datetime:
     """The hook gm.play calls when it opens a turn: the game's schedule, if any."""
     earliest = start + length
-    s = Schedule.objects.filter(game_id=game.pk).first()
+    s = schedule_of(game.pk)
     if s is None:
         return earliest
     zone = ZoneInfo(s.time_zone) if valid_zone(s.time_zone) else UTC
