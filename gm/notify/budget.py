@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from gm.accounts.timezones import valid_zone
+from gm.accounts.timezones import UTC, valid_zone
 
 from . import kinds, quiet
 from .models import Channel, Mode, Notification, Settings, Webhook
