@@ -221,3 +221,10 @@ class MailGate(Gate):
         return self.mail(seat.user, Event(kind, key, subject, seat.game_id,
                                           f"/games/{seat.game_id}/", needs_action=needs,
                                           urgent=urgent))
+
+    def mail_for(self, user, kind: str, key: str, text: str, game_id: int | None,
+                 anchor: str = "") -> bool:
+        """The same for a mail addressed to a user rather than a seat (press)."""
+        return self.mail(user, Event(kind, key, text, game_id,
+                                     f"/games/{game_id}/{anchor}" if game_id else "",
+                                     needs_action=kind in kinds.NEEDS_ACTION))
