@@ -8,6 +8,7 @@ urlpatterns = [
     path("api/", include("gm.api.urls")),
     path("api/", include("gm.referee.api_urls")),
     path("mail/", include("gm.mail.urls")),
+    path("", include("gm.notify.urls")),  # issue 26: notifications (pages and API)
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
     path("", include("gm.web.urls")),
