@@ -175,7 +175,7 @@ class Gate:
             user_id=user.pk, game_id=event.game_id, key=event.key[:200], kind=event.kind,
             text=event.text[:500], url=event.url[:300], needs_action=event.needs_action,
             urgent=event.urgent, state=verdict.state,
-            channels=",".join(verdict.channels) if verdict.state == SENT else "",
+            channels=",".join(verdict.channels) if verdict.state in (SENT, HELD) else "",
             due=verdict.due, created=self.now,
             sent=self.now if verdict.state == SENT else None))
         if verdict.state == SENT and Channel.WEBHOOK in verdict.channels:

@@ -16,8 +16,8 @@ from django.utils import timezone
 from gm.accounts.timezones import format_deadline
 from gm.play.models import Seat, Turn
 
-from . import budget, notes, quiet
-from .models import Mode, Notification, Settings
+from . import budget, notes, quiet, webhooks
+from .models import Mode, Notification, Settings, Webhook
 
 
 def owed(user_id: int) -> list[tuple[Turn, Seat]]:
@@ -118,9 +118,21 @@ def release_held(now: datetime | None = None) -> int:
             if not claimed:
                 continue
             user = items[0].user
-            lines = ["While your quiet hours lasted:", ""] + [f"  - {n.text}" for n in items]
-            if notes.mail_plain(user, f"held:{user_id}:{items[-1].pk}",
-                                f"{len(items)} notices while you were away",
-                                "\n".join(lines)):
+            by_mail = [n for n in items if "mail" in n.channels.split(",")]
+            by_hook = [n for n in items if "webhook" in n.channels.split(",")]
+            if by_hook:  # each held notice to the person's webhook, as it would have gone
+                hooks = list(Webhook.objects.filter(owner_id=user_id, game__isnull=True,
+                                                    enabled=True))
+                webhooks.enqueue([(h, n.key, webhooks.payload(_event_of(n), personal=True))
+                                  for n in by_hook for h in hooks], now)
+                sent += bool(hooks)
+            lines = ["While your quiet hours lasted:", ""] + [f"  - {n.text}" for n in by_mail]
+            if by_mail and notes.mail_plain(user, f"held:{user_id}:{items[-1].pk}",
+                                            f"{len(by_mail)} notices while you were away",
+                                            "\n".join(lines)):
                 sent += 1
     return sent
+
+
+def _event_of(n: Notification) -> budget.Event:
+    return budget.Event(n.kind, n.key, n.text, n.game_id, n.url, n.needs_action, n.urgent)

@@ -54,3 +54,44 @@ def test_thread_posts_and_gm_acts_are_not_mailed_one_by_one(make_game, players, 
     assert set(notes.values_list("user_id", flat=True)) == {bob.pk, gm_user.pk}
     assert all(n.state == "page" for n in notes)
     assert Outbox.objects.count() == before
+
+
+def test_held_notices_go_out_when_quiet_hours_end(make_game, players, set_prefs, receiver,
+                                                  tally_engine):
+    """One catch-up mail for a mail reader, each held notice to a webhook reader's hook;
+    nothing twice."""
+    from datetime import UTC, datetime, timedelta
+
+    from gm.notify import budget, digest, notes
+    from gm.notify.models import Webhook
+
+    alice, bob = players[:2]
+    set_prefs(alice, "Asia/Tokyo", quiet_start=22, quiet_end=7)
+    set_prefs(bob, "Asia/Tokyo", quiet_start=22, quiet_end=7, channel="webhook")
+    Webhook.objects.create(owner=bob, url=receiver.url)
+    night = datetime(2027, 1, 10, 15, tzinfo=UTC)  # 00:00 in Tokyo
+    for n in range(3):
+        notes.fan_out([alice.pk, bob.pk], lambda pk, n=n: budget.Event(
+            "vacation", f"v{n}", f"Table: news {n}", None), night)
+    assert Notification.objects.filter(state="held").count() == 6
+    assert digest.release_held(night + timedelta(hours=5)) == 0  # 05:00: still quiet
+    morning = night + timedelta(hours=7)  # 07:00 in Tokyo
+    assert digest.release_held(morning) == 2
+    (mail,) = Outbox.objects.filter(user=alice)
+    assert all(f"news {n}" in mail.body_text for n in range(3))
+    assert not Outbox.objects.filter(user=bob).exists()
+    from gm.notify import webhooks
+    webhooks.send_due(morning)
+    assert len(receiver.posts) == 3
+    assert digest.release_held(morning + timedelta(hours=1)) == 0
+
+
+def test_gm_acts_reach_the_players(make_game, players, gm_user, on_commit, tally_engine):
+    from gm.referee import actions as referee
+
+    game = make_game("tally", 2)
+    with on_commit():
+        referee.pause(game, gm_user, reason="holiday")
+    notes = Notification.objects.filter(kind="gm_act")
+    assert set(notes.values_list("user_id", flat=True)) == {players[0].pk, players[1].pk}
+    assert all(n.state == "page" for n in notes)  # in-page and digest, not one mail each
