@@ -30,6 +30,9 @@ def connect() -> None:
     from . import schedule
     from .models import Schedule
     post_save.connect(schedule.forget, sender=Schedule, dispatch_uid="gm_notify_sched")
+    from .models import Webhook
+    post_save.connect(webhooks.forget, sender=Webhook, dispatch_uid="gm_notify_hooks")
+    post_delete.connect(webhooks.forget, sender=Webhook, dispatch_uid="gm_notify_hooks_d")
     post_delete.connect(schedule.forget, sender=Schedule, dispatch_uid="gm_notify_sched_d")
 
 

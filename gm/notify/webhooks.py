@@ -101,8 +101,29 @@ def _wake() -> None:
         log.warning("could not queue webhook delivery; the tick will", exc_info=True)
 
 
+# Which games have webhooks, kept per process for a few seconds: every turn's signals
+# ask (in the turn worker, after its commit), and almost no game has one, so the answer
+# is mostly "none" and costs no statement. A change in this process clears it at once.
+_games: dict[str, Any] = {"at": None, "ids": frozenset()}
+
+
+def forget(*args: Any, **kwargs: Any) -> None:
+    _games["at"] = None
+
+
+def _games_with_hooks() -> frozenset[int]:
+    ttl = float(getattr(settings, "GM_NOTIFY_SCHEDULE_TTL", 30.0))
+    if _games["at"] is None or time.monotonic() - _games["at"] > ttl:
+        _games["ids"] = frozenset(Webhook.objects.filter(game__isnull=False, enabled=True)
+                                  .values_list("game_id", flat=True))
+        _games["at"] = time.monotonic()
+    return _games["ids"]
+
+
 def game_event(game_id: int, event: Any, now: datetime | None = None) -> int:
     """Post a public event to the game's webhooks; returns how many were queued."""
+    if game_id not in _games_with_hooks():
+        return 0
     hooks = list(Webhook.objects.filter(game_id=game_id, enabled=True))
     if hooks:
         enqueue([(h, event.key, payload(event, personal=False)) for h in hooks],
@@ -178,6 +199,7 @@ def disable(hook: Webhook, reason: str) -> None:
             enabled=False, disabled_reason=reason[:200]):
         return
     hook.enabled = False
+    forget()
     from . import budget, notes
     gate = budget.Gate(budget.readers([hook.owner_id]))
     owner = gate.known[hook.owner_id].user

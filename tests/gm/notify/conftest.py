@@ -8,11 +8,13 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _fresh_schedules():
-    from gm.notify import schedule
+    from gm.notify import schedule, webhooks
 
     schedule.forget()
+    webhooks.forget()
     yield
     schedule.forget()
+    webhooks.forget()
 
 
 @pytest.fixture
