@@ -31,3 +31,19 @@ def test_the_command_sends_a_due_reminder_once(make_game, tally_engine):
     assert "reminders=1" in out.getvalue()
     call_command("notify_tick", stdout=StringIO())
     assert Outbox.objects.filter(kind="reminder").count() == 1
+
+
+def test_old_notifications_are_pruned_but_not_a_waiting_digest(db, players):
+    from django.utils import timezone
+
+    from gm.notify import tick
+    from gm.notify.models import Notification
+
+    old = timezone.now() - timedelta(days=90)
+    for state in ("sent", "digest", "page"):
+        Notification.objects.create(user=players[0], key=state, kind="report", text="t",
+                                    state=state, created=old)
+    Notification.objects.create(user=players[0], key="new", kind="report", text="t",
+                                created=timezone.now())
+    assert tick.prune(timezone.now()) == 2
+    assert set(Notification.objects.values_list("key", flat=True)) == {"digest", "new"}
