@@ -123,12 +123,17 @@ def game_webhooks(game: Game, user) -> list[Webhook]:
     return list(Webhook.objects.filter(game=game).order_by("pk"))
 
 
-def schedule_dict(game: Game) -> dict[str, Any]:
+def schedule_dict(game: Game, user=None) -> dict[str, Any]:
+    """The game's deadline hour; the proposal (counted from the players' time zones)
+    only for its GM (`user` None: the caller checked)."""
     s = Schedule.objects.filter(game=game).first()
     current = None if s is None else {
         "hour": s.hour, "minute": s.minute, "time_zone": s.time_zone,
         "excluded_days": s.excluded_days, "move": s.move}
-    return {"schedule": current, "proposal": schedule.propose_for_game(game)}
+    out: dict[str, Any] = {"schedule": current}
+    if user is None or game.is_gm(user):
+        out["proposal"] = schedule.propose_for_game(game)
+    return out
 
 
 @transaction.atomic

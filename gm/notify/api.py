@@ -107,7 +107,7 @@ def game_schedule(request: Request, pk: int) -> Response:
             actions.set_schedule(game, request.user, _data(request))
         except ActionError as exc:
             return _error(exc)
-    return Response(actions.schedule_dict(game))
+    return Response(actions.schedule_dict(game, request.user))
 
 
 @extend_schema(request=None, responses=None,
