@@ -16,10 +16,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gm.play import actions
-from gm.play.models import Turn
+from gm.play.models import Seat, Turn
 
 from . import budget, quiet
-from .models import Nudge, default_offsets
+from .models import Nudge, Settings, default_offsets
 
 LAST_HOUR = 1.0
 
@@ -44,16 +44,20 @@ def tick(now: datetime | None = None, horizon_hours: float = 72.0) -> int:
              .filter(status=Turn.Status.OPEN, superseded=False, deadline__gt=now,
                      deadline__lte=now + timedelta(hours=horizon_hours))
              .order_by("deadline"))
+    turns = list(turns[:500])
+    due = _due_names(turns, now)  # without a query per turn: who may be due at all
     sent = 0
-    for turn in turns[:500]:
+    for turn in turns:
+        if not due.get(turn.pk):
+            continue  # every owing player has had this window's reminder, or none is due
         done = actions.seats_in(turn)
         waiting = [name for name in turn.owing if name not in done]
-        if not waiting:
+        if not set(waiting) & due[turn.pk]:
             continue
         last_one = len(waiting) == 1 and len(turn.owing) > 1
         mailing = notices.Mailing()
         with transaction.atomic():
-            seats = mailing.seats(turn.game, waiting)
+            seats = mailing.seats(turn.game, [n for n in waiting if n in due[turn.pk]])
             gate = mailing._gate
             if gate is not None:
                 gate.now = now  # the tick's clock decides (tests freeze it)
@@ -82,6 +86,36 @@ def tick(now: datetime | None = None, horizon_hours: float = 72.0) -> int:
                     sent += 1  # went by webhook only
             mailing.write()
     return sent
+
+
+def _due_names(turns: list[Turn], now: datetime) -> dict[int, set[str]]:
+    """For each turn, the owing seats whose player is in a reminder window they have not
+    had yet: three reads for all the turns (their seats, their players' settings, the
+    nudges already sent), so a tick over many near turns with nothing new costs no
+    statement per turn."""
+    if not turns:
+        return {}
+    seats = list(Seat.objects.filter(game_id__in={t.game_id for t in turns},
+                                     user__isnull=False)
+                 .values_list("game_id", "name", "user_id"))
+    users = {uid for _g, _n, uid in seats}
+    prefs = {s.user_id: s for s in Settings.objects.filter(user_id__in=users)}
+    had = set(Nudge.objects.filter(turn_id__in=[t.pk for t in turns])
+              .values_list("turn_id", "user_id", "window"))
+    by_game: dict[int, dict[str, int]] = {}
+    for game_id, name, uid in seats:
+        by_game.setdefault(game_id, {})[name] = uid
+    out: dict[int, set[str]] = {}
+    for turn in turns:
+        players = by_game.get(turn.game_id, {})
+        for name in turn.owing:
+            uid = players.get(name)
+            if uid is None:
+                continue
+            window = window_for(offsets_of(prefs.get(uid)), turn.deadline, now)
+            if window is not None and (turn.pk, uid, window) not in had:
+                out.setdefault(turn.pk, set()).add(name)
+    return out
 
 
 def _claim(user_id: int, turn: Turn, window: float, now: datetime) -> bool:

@@ -83,3 +83,20 @@ def test_personal_offsets_and_the_daily_cap(make_game, players, set_prefs, tally
     assert escalation.tick(now + timedelta(minutes=30)) == 0
     assert len(reminders(alice)) == 2
     assert all(":2h" in r.key for r in reminders(alice))
+
+
+def test_a_tick_with_nothing_new_costs_no_statement_per_turn(make_game, players,
+                                                             tally_engine):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    now = datetime(2027, 6, 1, 12, tzinfo=UTC)
+    for _ in range(2):
+        _game(make_game, n=2, deadline=now + timedelta(hours=30))  # no window reached
+    with CaptureQueriesContext(connection) as two:
+        assert escalation.tick(now) == 0
+    for _ in range(3):
+        _game(make_game, n=2, deadline=now + timedelta(hours=30))
+    with CaptureQueriesContext(connection) as five:
+        assert escalation.tick(now) == 0
+    assert len(two.captured_queries) == len(five.captured_queries) == 4
