@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "axes",
     "gm.talk",
     "gm.gmadj",  # issue 27: GM-adjudicated games (the adjudication desk)
+    "gm.notify",  # issue 26: notifications under one budget per person
 ]
 
 MIDDLEWARE = [
@@ -236,7 +237,8 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="gm")
 # Mail tasks have a queue of their own (workers: `-Q gm` and `-Q gm-mail`, or one worker
 # `-Q gm,gm-mail`), so a slow or hung mail server never delays turn resolution.
 CELERY_MAIL_QUEUE = env.str("CELERY_MAIL_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-mail")
-CELERY_TASK_ROUTES = {"gm.mail.tasks.*": {"queue": CELERY_MAIL_QUEUE}}
+CELERY_TASK_ROUTES = {"gm.mail.tasks.*": {"queue": CELERY_MAIL_QUEUE},
+                      "gm.notify.tasks.*": {"queue": CELERY_MAIL_QUEUE}}  # outbound too
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Workers keep trying to reach a broker that went away, for as long as it takes.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
@@ -256,12 +258,14 @@ GM_SWEEP_SECONDS = env.float("GM_SWEEP_SECONDS", default=5.0)
 GM_DEADLINE_LOOKAHEAD_SECONDS = env.float("GM_DEADLINE_LOOKAHEAD_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "gm.play.tasks.sweep_deadlines", "schedule": GM_SWEEP_SECONDS},
-    "mail-reminders": {"task": "gm.mail.tasks.send_reminders", "schedule": 300.0},
+    # gm.notify's tick replaces the mail app's single reminder (issue 26): escalating
+    # reminders, quiet-hours catch-ups, digests, webhook sends
+    "notify-tick": {"task": "gm.notify.tasks.tick", "schedule": 60.0},
     "mail-pending": {"task": "gm.mail.tasks.deliver_pending", "schedule": 60.0},
 }
 # Periodic jobs that hosts without beat run from `run_deadlines --loop` and `serve`
 # (dotted path -> seconds between runs); beat runs the same ones from CELERY_BEAT_SCHEDULE.
-GM_PERIODIC = {"gm.mail.tasks.send_reminders": 300, "gm.mail.tasks.deliver_pending": 60}
+GM_PERIODIC = {"gm.notify.tasks.tick": 60, "gm.mail.tasks.deliver_pending": 60}
 # A turn claimed for resolution but not finished within this many seconds is re-sent
 # (its worker died and the broker did not redeliver): resolution is idempotent.
 GM_RESOLVE_LEASE_SECONDS = env.int("GM_RESOLVE_LEASE_SECONDS", default=120)
@@ -349,3 +353,11 @@ if not LOCAL_DEV:
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=63072000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+
+# --- gm.notify (issue 26) ---------------------------------------------------------------
+# A webhook is switched off (and its owner told) after this many failed deliveries in a row.
+GM_NOTIFY_WEBHOOK_MAX_FAILURES = env.int("GM_NOTIFY_WEBHOOK_MAX_FAILURES", default=5)
+GM_NOTIFY_WEBHOOK_TIMEOUT = env.float("GM_NOTIFY_WEBHOOK_TIMEOUT", default=5.0)
+# Plain http:// to the loopback only, for tests and local development.
+GM_NOTIFY_WEBHOOK_ALLOW_HTTP_LOCAL = env.bool("GM_NOTIFY_WEBHOOK_ALLOW_HTTP_LOCAL",
+                                              default=False)

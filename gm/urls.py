@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/", include("gm.referee.api_urls")),
     path("api/", include("gm.gmadj.api_urls")),  # issue 27: the adjudication desk
     path("mail/", include("gm.mail.urls")),
+    path("", include("gm.notify.urls")),  # issue 26: notifications (pages and API)
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
     path("", include("gm.gmadj.urls")),  # issue 27: the adjudication desk

@@ -44,12 +44,16 @@ class Mailing:
         self.rows: list[Outbox] = []
         self._seats: dict[int, list[Seat]] = {}
         self._switches: prefs.Switches = {}
+        self._gate = notify_gate()  # gm.notify's budget (None without the app)
 
     def seats(self, game: Game, names: list[str] | None = None) -> list[Seat]:
         """The game's active seats with a player (those named, in seat order)."""
         if game.pk not in self._seats:  # seats, players, profiles and switches: one read
             self._seats[game.pk], switches = notice_rows.active_seats(game)
             self._switches.update(switches)
+            if self._gate is not None:  # the readers' notification settings: one read
+                self._gate.known.update(self._gate.settings_for(
+                    s.user for s in self._seats[game.pk]))
         seats = self._seats[game.pk]
         return seats if names is None else [s for s in seats if s.name in names]
 
@@ -58,10 +62,15 @@ class Mailing:
         return prefs.wants(seat.user, kind, self._switches)
 
     def add(self, kind: str, key: str, seat: Seat, subject: str, template: str,
-            context: dict[str, Any], html: str = "", turn: Turn | None = None) -> bool:
-        """Compose one seat's mail (False: the player switched this kind off)."""
+            context: dict[str, Any], html: str = "", turn: Turn | None = None,
+            urgent: bool = False) -> bool:
+        """Compose one seat's mail (False: the player switched this kind off, or their
+        notification budget holds it: gm.notify; `urgent` may break quiet hours)."""
         if not self.wants(seat, kind):
             return False
+        if self._gate is not None and not self._gate.mail_notice(seat, kind, key, subject,
+                                                                 urgent):
+            return False  # the person's budget: digest, quiet hours, another channel
         user = seat.user
         headers, unsubscribe = compose.headers_for(kind, user)
         headers["X-GM-Game"] = str(seat.game_id)
@@ -89,7 +98,21 @@ class Mailing:
         """Insert the composed rows (keys queued before are skipped); one delivery task.
         Returns how many were queued now."""
         rows, self.rows = self.rows, []
+        if self._gate is not None:
+            self._gate.flush()
         return len(outbox.enqueue_many(rows))
+
+
+def notify_gate() -> Any:
+    """The notification layer's gate for one batch (gm.notify), or None when the app is
+    not installed: then every mail goes as before."""
+    from django.apps import apps
+
+    if not apps.is_installed("gm.notify"):
+        return None
+    from gm.notify.budget import MailGate
+
+    return MailGate()
 
 
 def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str]:
@@ -263,16 +286,21 @@ def send_reminders(now: datetime | None = None) -> int:
     return sent
 
 
-def _remind(mailing: Mailing, turn: Turn, seat: Seat) -> None:
-    """Compose one seat's reminder: the deadline in the seat's own time zone."""
+def _remind(mailing: Mailing, turn: Turn, seat: Seat, *, window: str = "",
+            last_one: bool = False, urgent: bool = False) -> bool:
+    """Compose one seat's reminder: the deadline in the seat's own time zone. `window`
+    names one of gm.notify's escalation windows (one reminder per window), `last_one`
+    says every other owing seat is in."""
     prompt = turn.decision["prompts"].get(seat.name, {})
     deadline = compose.fmt_deadline(turn.deadline, seat.user)
     title = compose.header_value(turn.game.title, 80)
-    mailing.add(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}", seat,
-                f"[{title}] reminder: turn {turn.number} orders due {deadline}",
-                "reminder.txt", {"turn": turn, "deadline": deadline,
-                                 "prompt_lines": render_prompt(prompt, turn.number)},
-                turn=turn)
+    last = "you are the last one, " if last_one else ""
+    return mailing.add(Kind.REMINDER, f"reminder:{turn.pk}:{seat.pk}{window}", seat,
+                       f"[{title}] reminder: {last}turn {turn.number} orders due {deadline}",
+                       "reminder.txt", {"turn": turn, "deadline": deadline,
+                                        "last_one": last_one,
+                                        "prompt_lines": render_prompt(prompt, turn.number)},
+                       turn=turn, urgent=urgent)
 
 
 # --- signal receivers (connected in apps.MailConfig.ready) ------------------------------

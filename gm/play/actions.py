@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
@@ -274,7 +275,7 @@ def _opening(game: Game, decision: Decision, number: int, now: datetime,
     None, one more than any earlier turn of that number: a subquery of the INSERT), and
     the caller's notices with its own, in one INSERT."""
     return [turn_rows.insert_turn(game.pk, number, decision.to_json(),
-                                  now + _length(game, decision), attempt, now),
+                                  _deadline(game, decision, now), attempt, now),
             turn_rows.insert_notices(game.pk, [*notices, (Notice.Kind.TURN_OPENED,
                                                           rows.ref("nxt"))], now)]
 
@@ -283,13 +284,32 @@ def _length(game: Game, decision: Decision) -> timedelta:
     return reaction_length(game) if decision.reaction else turn_length(game)
 
 
+# --- gm.notify: deadlines at a human hour (issue 26) -----------------------------------
+def _deadline(game: Game, decision: Decision, now: datetime) -> datetime:
+    """When a turn opened `now` closes: its length, moved to the game's fixed local hour
+    and off its excluded days when it has a schedule (gm.notify.schedule). Computed once
+    per opening (the statements and the new Turn instance both ask)."""
+    if decision.reaction:
+        return now + reaction_length(game)
+    memo = game.__dict__.get("_deadline_memo")
+    if memo is not None and memo[0] == now:
+        return memo[1]
+    deadline = now + turn_length(game)
+    if apps.is_installed("gm.notify"):
+        from gm.notify.schedule import deadline_for
+        deadline = deadline_for(game, now, turn_length(game))
+    game.__dict__["_deadline_memo"] = (now, deadline)
+    return deadline
+# --- end gm.notify ---------------------------------------------------------------------
+
+
 def _opened(game: Game, decision: Decision, number: int, now: datetime,
             written: dict[str, Any], resolution: TurnRecord | None,
             idle: set[str] | None = None) -> Turn:
     """After `_opening`'s statements ran: the new turn, signalled, maybe due at once
     (`idle`: see maybe_due_early), its deadline scheduled."""
     row = written["nxt"]
-    turn = turn_rows.new_turn(game, number, decision.to_json(), now + _length(game, decision),
+    turn = turn_rows.new_turn(game, number, decision.to_json(), _deadline(game, decision, now),
                               row["attempt"], now, row["id"])
     # signalled before a resolution at once can queue (in-process: run) the next one, so
     # this resolution's mail goes out before the next one's

@@ -118,8 +118,14 @@ def _notify(game: Game, message: Message) -> None:
         users = [seat.user] if seat and seat.user else []
     link = f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/#press"
     title = compose.header_value(game.title, 120)
+    from gm.mail.notices import notify_gate
+    gate = notify_gate()  # gm.notify: the reader's budget (digest, quiet hours, channel)
     for user in users:
         if not user.email or not prefs.wants(user, Kind.PRESS):  # confirmed addresses only
+            continue
+        if gate is not None and not gate.mail_for(
+                user, Kind.PRESS, press_key(message.pk, user.pk),
+                f"{game.title}: press from {message.sender}", game.pk, "/#press"):
             continue
         headers, unsubscribe = compose.headers_for(Kind.PRESS, user)
         as_gm = " as GM" if seat is None else ""
@@ -133,6 +139,8 @@ def _notify(game: Game, message: Message) -> None:
             text=(f"{message.sender} writes to {message.recipient} in {game.title}:\n\n"
                   f"{message.markdown}\n\n{how}\n"
                   + compose.footer(Kind.PRESS.label, unsubscribe)))
+    if gate is not None:
+        gate.flush()
 
 
 # --- unread markers --------------------------------------------------------------------

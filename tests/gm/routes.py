@@ -89,6 +89,15 @@ PROBES: dict[str, tuple[str, ...]] = {
     "api/games/<int:pk>/disputes/<int:dispute_id>/second-opinion/": ("POST",),
     "api/games/<int:pk>/disputes/<int:dispute_id>/opinion/": ("POST",),
     "api/games/<int:pk>/log/": _API_READ,
+    # gm.notify (issue 26): the reader's own settings and feed; a game's deadline hour and
+    # webhooks (GM only: refused to others)
+    "account/notifications/": ("GET",),
+    "api/notify/settings/": ("GET",),
+    "api/notify/feed/": ("GET",),
+    "api/notify/webhooks/": ("GET",),
+    "games/<int:pk>/notifications/": ("GET", "POST"),
+    "api/games/<int:pk>/webhooks/": ("GET", "POST"),
+    "api/games/<int:pk>/schedule/": ("GET",),
 }
 
 # The bodies of the POSTs: each is refused for a reader who is not a GM, or is a
@@ -106,6 +115,8 @@ BODIES: dict[str, dict[str, Any]] = {
     "api/games/<int:pk>/gm/rollback/": {"reason": "probe", "turn": 1},
     "games/<int:pk>/adjudicate/": {"do": "publish", "text": "probe"},
     "api/games/<int:pk>/gm/adjudication/": {"action": "preview", "text": "probe"},
+    "games/<int:pk>/notifications/": {"what": "schedule", "hour": "20"},
+    "api/games/<int:pk>/webhooks/": {"url": "https://example.org/probe"},
 }
 
 _STATIC = "built from the code and settings, not from any game or user"
@@ -145,6 +156,9 @@ EXCUSED: dict[str, str] = {
     "account/tokens/": _ACCOUNT,
     "account/tokens/<int:token_id>/revoke/": _ACCOUNT,
     "mail/unsubscribe/<str:token>/": _TOKEN,
+    "api/notify/webhooks/<int:hook_id>/": "DELETE of the reader's own webhook; another's "
+                                          "is refused (tests/gm/notify/test_pages_api.py)",
+    "api/notify/proposal/": "computed from the time zones in its query, no stored game",
 }
 
 
