@@ -41,7 +41,7 @@ def seat_bot(view: dict[str, Any], prompt: dict[str, Any], seat: str, pick: Pick
             return "REROLL"
         return "KEEP"
     lines = []
-    if not any(line.startswith("STANDING IF ATTACK") for line in me.get("standing") or []):
+    if not any("ATTACK <= FOE_DODGE" in line for line in me.get("standing") or []):
         lines.append(REROLL)
     if any(c.startswith("CAST") for c in prompt.get("choices", [])):
         lines.append("IF HP < 6 THEN CAST")

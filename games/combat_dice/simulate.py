@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from games.core.botmatch import bot_vs_random
+from games.core import botmatch
 from games.core.replay import secret_rng
 
 from .engine import ENGINE
@@ -79,12 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fights", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot-vs-random", type=int, default=0, metavar="N",
-                        help="play N games of the seat bot against random legal orders "
-                             "(seats alternating) and print the bot's score instead")
+    botmatch.add_argument(parser)
     args = parser.parse_args(argv)
     if args.bot_vs_random:
-        result = bot_vs_random(ENGINE, args.bot_vs_random, seed=f"bots-{args.seed}")
+        result = botmatch.bot_vs_random(ENGINE, args.bot_vs_random, seed=f"bots-{args.seed}")
         print(result.line("combat_dice"))
         return 0
     base = score(STANDARD, args.fights, args.seed)

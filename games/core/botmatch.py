@@ -109,3 +109,10 @@ def bot_vs_random(engine: Engine, games: int, *, options: dict[str, Any] | None 
         out.wins += points == 1.0
         out.losses += points == 0.0
     return out
+
+
+def add_argument(parser: Any) -> None:
+    """The `--bot-vs-random N` flag every engine's simulate command offers."""
+    parser.add_argument("--bot-vs-random", type=int, default=0, metavar="N",
+                        help="play N games of the seat bot against random legal orders "
+                             "(seats alternating) and print the bot's score instead")

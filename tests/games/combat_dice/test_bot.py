@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from games.combat_dice.engine import ENGINE
 from games.core.botmatch import bot_vs_random
 from games.core.bots import bot_text
 from games.core.replay import run_setup, secret_rng
-from games.combat_dice.engine import ENGINE
 
 from ..botcheck import beats_random, check_bot
 
