@@ -1,6 +1,7 @@
 """Bot-against-bot Dice Age games at one level, to see how the rules play out.
 
     python -m games.dice_age.simulate --level 5 --games 1000 [--seats 2] [--seed 1]
+    python -m games.dice_age.simulate --bot-vs-random 300   (the seat bot's score, by level)
 
 Every seat plays the conformance bot (a random legal order each time, now and then a
 standing or conditional one). Prints the mean game length (main rolls and decisions),
@@ -15,6 +16,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
+from games.core import botmatch
 from games.core.replay import secret_rng
 from games.core.rng import Rng
 
@@ -88,7 +90,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, choices=(2, 3, 4), default=None,
                         help="seats per game (default: 2, 3 and 4 in turn)")
     parser.add_argument("--seed", type=int, default=1)
+    botmatch.add_argument(parser)
     args = parser.parse_args(argv)
+    if args.bot_vs_random:
+        # two seats, N games at each level 1-7: one line per level
+        for level in range(1, 8):
+            result = botmatch.bot_vs_random(ENGINE, args.bot_vs_random,
+                                            options={"level": level},
+                                            seed=f"bots-{args.seed}-L{level}")
+            print(result.line(f"dice_age level {level}"))
+        return 0
     out = run(args.level, args.games, args.seats, args.seed)
     games = max(1, out["games"])
     print(f"Dice Age level {out['level']}: {out['games']} bot games "
