@@ -9,6 +9,7 @@ orders identical; and the same seed gives the same orders.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -90,3 +91,10 @@ def beats_random(points: list[float], margin: float) -> bool:
     play cannot reach by luck: over n games the standard error of a fair coin's mean is
     1/(2 sqrt n), e.g. 0.09 for 30 games, so a margin of 0.3 is over three of them)."""
     return sum(points) / len(points) >= 0.5 + margin
+
+
+def sign_p(wins: int, losses: int) -> float:
+    """One-sided sign test: the chance that a player no better than its opponent wins at
+    least `wins` of the `wins + losses` games that were not drawn."""
+    n = wins + losses
+    return sum(math.comb(n, k) for k in range(wins, n + 1)) / 2 ** n
