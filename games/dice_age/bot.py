@@ -8,8 +8,8 @@ In the draft it takes low dice; reading a die that rests between sides it takes 
 lowest number that does not overshoot; its own effects go to an opponent or an
 opponent's die, never to itself; it recalls from its wasteland rather than skip,
 protects itself with a Nut, saves its General, takes back a pair, and subtracts its
-Smile. Other choices (a triangle's die, a chaos's order, a duel's die, a Legion) it
-makes with `pick`.
+Smile. Of the Legions the prompt offers it takes the one with most dice. Other choices
+(a triangle's die, a chaos's order, a duel's die) it makes with `pick`.
 """
 
 from __future__ import annotations
@@ -99,4 +99,8 @@ def seat_bot(view: dict[str, Any], prompt: dict[str, Any], seat: str, pick: Pick
             return pick(choices)
         good = [c for c in choices if hostile(c)]
         return pick(good or choices)
+    if kind == "legion":
+        # the biggest Legion offered: more dice, more rolls before the last one is lost
+        size = {c: len(c.split("\n")[0].split()) for c in choices}
+        return pick([c for c in choices if size[c] == max(size.values())])
     return pick(choices)
