@@ -17,7 +17,7 @@ from games.core.orders import merge_standing
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
-from . import catalog
+from . import bot, catalog
 from . import orders as order_lang
 from .board import svg as board_svg
 from .report import render
@@ -266,6 +266,11 @@ class CombatDice(Engine):
         else:
             f["standing"].append({"order": {"op": pick(["reroll", "keep"])}})
         return s
+
+    def seat_bot(self, view: dict[str, Any], prompt: dict[str, Any], seat: str,
+                 pick: Pick) -> str | None:
+        """games/combat_dice/bot.py: a steady fighter from the seat's view and prompt."""
+        return bot.seat_bot(view, prompt, seat, pick)
 
     def board(self, view: dict[str, Any]) -> str | None:
         """An SVG of the view (games/combat_dice/board.py)."""

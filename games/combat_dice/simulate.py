@@ -1,6 +1,7 @@
 """Measure what a kit is worth: fights against the standard warrior, seats swapped.
 
     python -m games.combat_dice.simulate [--fights 1000] [--seed 1]
+    python -m games.combat_dice.simulate --bot-vs-random 400   (the seat bot's score)
 
 Each line of the table is one kit (the standard warrior with the medium shield, or the
 armour, replaced by something else) fought `fights` times against the standard warrior
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from games.core import botmatch
 from games.core.replay import secret_rng
 
 from .engine import ENGINE
@@ -77,7 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fights", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    botmatch.add_argument(parser)
     args = parser.parse_args(argv)
+    if args.bot_vs_random:
+        result = botmatch.bot_vs_random(ENGINE, args.bot_vs_random, seed=f"bots-{args.seed}")
+        print(result.line("combat_dice"))
+        return 0
     base = score(STANDARD, args.fights, args.seed)
     print(f"{args.fights} fights per line against the standard warrior (seed {args.seed}); "
           f"standard against standard lasts {base['mean_turns']:.0f} turns on average")

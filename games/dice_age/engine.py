@@ -17,6 +17,7 @@ from games.core.orders import merge_standing
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, OrderError, Orders, OrdersInvalid
 
+from . import bot
 from . import orders as order_lang
 from .board import html as board_html
 from .dice import DICE, die_type, face_text, spec
@@ -363,6 +364,11 @@ class DiceAge(Engine):
             return []
         line = pick(options)
         return pick([[], [line], ["STANDING " + line]])
+
+    def seat_bot(self, view: dict[str, Any], prompt: dict[str, Any], seat: str,
+                 pick: Pick) -> str | None:
+        """games/dice_age/bot.py: a careful roller from the seat's view and prompt."""
+        return bot.seat_bot(view, prompt, seat, pick)
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
         """Another seat's standing orders are private: change them."""

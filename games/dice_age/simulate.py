@@ -1,6 +1,7 @@
 """Bot-against-bot Dice Age games at one level, to see how the rules play out.
 
     python -m games.dice_age.simulate --level 5 --games 1000 [--seats 2] [--seed 1]
+    python -m games.dice_age.simulate --bot-vs-random 300   (the seat bot's score, by level)
 
 Every seat plays the conformance bot (a random legal order each time, now and then a
 standing or conditional one). Prints the mean game length (main rolls and decisions),
@@ -15,6 +16,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
+from games.core import botmatch
 from games.core.replay import secret_rng
 from games.core.rng import Rng
 
@@ -83,13 +85,23 @@ def run(level: int, games: int, seats: int | None = None, seed: int = 1) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--level", type=int, default=5, choices=range(1, 8))
+    parser.add_argument("--level", type=int, default=None, choices=range(1, 8),
+                        help="the level (default 5; with --bot-vs-random: every level)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seats", type=int, choices=(2, 3, 4), default=None,
                         help="seats per game (default: 2, 3 and 4 in turn)")
     parser.add_argument("--seed", type=int, default=1)
+    botmatch.add_argument(parser)
     args = parser.parse_args(argv)
-    out = run(args.level, args.games, args.seats, args.seed)
+    if args.bot_vs_random:
+        # two seats, N games at each level 1-7 (or the one named): one line per level
+        for level in [args.level] if args.level else range(1, 8):
+            result = botmatch.bot_vs_random(ENGINE, args.bot_vs_random,
+                                            options={"level": level},
+                                            seed=f"bots-{args.seed}-L{level}")
+            print(result.line(f"dice_age level {level}"))
+        return 0
+    out = run(args.level or 5, args.games, args.seats, args.seed)
     games = max(1, out["games"])
     print(f"Dice Age level {out['level']}: {out['games']} bot games "
           f"({args.seats or '2-4'} seats)")

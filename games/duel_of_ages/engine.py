@@ -15,7 +15,7 @@ from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders, OrdersInvalid
 
 from . import board as board_svg
-from . import bots, hexmap
+from . import bot, bots, hexmap
 from . import report as report_mod
 from . import view as view_mod
 from .invariants import invariants
@@ -217,6 +217,11 @@ class DuelOfAgesEngine(Engine):
                                            state["build"]["step"], pick))
         with _map(state):
             return "\n".join(bots.random_lines(state, colour_of(state, seat), pick))
+
+    def seat_bot(self, view: dict[str, Any], prompt: dict[str, Any], seat: str,
+                 pick: Pick) -> str | None:
+        """games/duel_of_ages/bot.py: an aggressive team from the seat's view and prompt."""
+        return bot.seat_bot(view, prompt, seat, pick)
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
         with _map(state):

@@ -15,7 +15,7 @@ from games.core.engine import Engine, Pick, State
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders
 
-from . import board, bots, cards, hidden, prompts, report
+from . import board, bot, bots, cards, hidden, prompts, report
 from .orders import make, parse
 from .rules import armor
 from .rules import setup as setup_rules
@@ -175,6 +175,11 @@ class DuelistsEngine(Engine):
 
     def bot_orders(self, state: State, seat: str, pick: Pick) -> str:
         return "\n".join(bots.bot_lines(state, seat, pick))
+
+    def seat_bot(self, view: dict[str, Any], prompt: dict[str, Any], seat: str,
+                 pick: Pick) -> str | None:
+        """games/duelists/bot.py: a sensible duelist from the seat's view and prompt."""
+        return bot.seat_bot(view, prompt, seat, pick)
 
     def perturb_hidden(self, state: State, seat: str | None, pick: Pick) -> State | None:
         return hidden.perturb(state, seat, pick)

@@ -1,6 +1,7 @@
 """Bot-against-bot duels to measure champion balance.
 
     python -m games.duelists.simulate --games 3000 [--seed 1]
+    python -m games.duelists.simulate --bot-vs-random 400   (the seat bot's score)
 
 Every ordered pair of different champions is played equally often (the die decides who
 starts, as in a real game); both seats use `bots.bot_lines`. Prints each champion's
@@ -15,6 +16,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
+from games.core import botmatch
 from games.core.replay import secret_rng
 from games.core.rng import Rng
 
@@ -123,7 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
+    botmatch.add_argument(parser)
     args = parser.parse_args(argv)
+    if args.bot_vs_random:
+        print(botmatch.bot_vs_random(ENGINE, args.bot_vs_random, seed=f"bots-{args.seed}")
+              .line("duelists"))
+        return 0
     out = run(args.games, args.seed)
     print(f"{out['games']} bot duels (seed {args.seed})")
     print()

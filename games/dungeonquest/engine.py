@@ -9,12 +9,13 @@ from games.core.engine import Engine, Option, Pick, revision_of
 from games.core.rng import RngBase
 from games.core.types import Decision, Event, Orders
 
-from . import content, prompts
+from . import bot, prompts
 from . import orders as orderbook
 from . import report as reporting
-from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, svg, text_map
+from .board import ALL_SQUARES, SIDE_WORDS, START_TOWERS, svg
 from .content import HERO_ORDER
 from .rules import heroes
+from .rules.heroes import setup_events
 from .rules.turn import resolve_turn, winners
 from .state import (
     State,
@@ -173,41 +174,12 @@ class DungeonquestEngine(Engine):
         return "\n".join(lines)
 
     def bot_orders(self, state: State, seat: str, pick: Pick) -> str:
-        from .simulate import bot_orders
-        return bot_orders(state, seat)
+        return bot.bot_orders(bot.table_from_state(state, seat), seat)
 
-
-def setup_events(state: State, *, chosen: bool, after_choice: bool = False) -> list[Event]:
-    """Report 0: the heroes to choose from, or (once chosen) each seat's hero, its tower
-    and, privately, its ring; then the map."""
-    seats = state["seats"]
-    towers = dict(zip(seats, START_TOWERS))
-    stats = ("strength", "agility", "armour", "luck", "life", "ability_text")
-    tables = content.of(state)
-    data: dict[str, Any] = {"turns": state["turns"], "towers": towers, "chosen": chosen,
-                            "after_choice": after_choice}
-    if chosen:
-        data["heroes"] = {}
-        for seat in seats:
-            ch = state["chars"][seat]
-            h = tables.heroes[ch["hero"]]
-            data["heroes"][seat] = {"name": ch["name"], "title": ch["title"],
-                                    "tower": towers[seat], **{k: h[k] for k in stats}}
-    else:
-        data["choices"] = {key: {"name": h["name"], "title": h["title"],
-                                 "ring": tables.rings[h["ring"]]["name"], **{k: h[k] for k in stats}}
-                           for key, h in tables.heroes.items()}
-        data["default_order"] = heroes.rotation(state["first_hero"])
-    events = [Event("setup", data)]
-    if chosen:
-        for seat in seats:
-            ring = state["chars"][seat]["rings"][0]
-            events.append(Event("line", {"seat": seat, "phase": "setup",
-                                         "text": f"You carry the {tables.rings[ring]['name']}: "
-                                                 f"{tables.rings[ring]['text']}."}, (seat,)))
-    marks = {towers[s]: str(i + 1) for i, s in enumerate(seats)}
-    events.append(Event("map", {"rows": text_map(state["board"], marks), "chamber": []}))
-    return events
+    def seat_bot(self, view: dict[str, Any], prompt: dict[str, Any], seat: str,
+                 pick: Pick) -> str | None:
+        """games/dungeonquest/bot.py: the balance runs' player, from the seat's view."""
+        return bot.seat_bot(view, prompt, seat, pick)
 
 
 ENGINE = DungeonquestEngine()

@@ -1,7 +1,7 @@
-"""A bot and the balance check: `python -m games.dungeonquest.simulate [--games 2000]
-[--players 1 4]`.
+"""The balance check: `python -m games.dungeonquest.simulate [--games 2000]
+[--players 1 4]`; and the seat bot against random: `--bot-vs-random N`.
 
-The bot plays as a player after treasure would: it heads for the treasure chamber as long
+The bot (games/dungeonquest/bot.py) plays as a player after treasure would: it heads for the treasure chamber as long
 as its sum (turns to the chamber, one turn of looting, turns home, one turn of slack)
 fits before sunset, loots twice, then walks to the nearest tower and LEAVEs; when the
 chamber is out of reach it searches the rooms on its way out while time allows. On the way
@@ -23,153 +23,33 @@ import time
 from collections import Counter
 from typing import Any
 
+from games.core import botmatch
 from games.core.replay import secret_rng
 
-from . import content
-from .board import (
-    CHAMBER,
-    SIDE_WORDS,
-    TOWERS,
-    coords,
-    neighbour,
-    opposite,
-    route,
-    route_to,
-    side_towards,
-    targets_for,
-)
-from .rules.movement import UNSEARCHABLE
+from . import bot, content
+from .board import CHAMBER
+from .engine import ENGINE
 from .state import State, treasure_total
 
-RING_ORDERS = {"healing": "IF LIFE < 7 THEN USE RING OF HEALING",
-               "warning": "IF TRAP THEN USE RING OF WARNING",
-               "opening": "IF PORTCULLIS THEN USE RING OF OPENING",
-               "luck": "IF LIFE < 8 THEN USE RING OF LUCK",
-               "blinding": "IF MONSTER CHAMPION THEN USE RING OF BLINDING",
-               "vision": "USE RING OF VISION",
-               "transformation": "IF TILE PIT THEN USE RING OF TRANSFORMATION"}
+
+def bot_orders(state: State, seat: str, **plan: Any) -> str:
+    """The bot's orders (games/dungeonquest/bot.py) for `seat` in a balance run."""
+    return bot.bot_orders(bot.table_from_state(state, seat), seat, **plan)
 
 
-def home_distance(state: State, seat: str) -> tuple[str, int]:
-    ch = state["chars"][seat]
-    _, cost, tower = route_to(state["board"], ch["pos"], ch["entry"], set(TOWERS))
-    return (tower, cost) if tower else ("A1", 99)
+def gold_out(ch: dict[str, Any]) -> int:
+    """The gold a hero carried out of the dungeon (none if he died or was left in)."""
+    return treasure_total(ch) if ch["status"] == "escaped" else 0
 
 
-def turns_for(cost: int) -> int:
-    """Turns a route of this cost takes: corridors carry a hero several squares a turn."""
-    return max(1, (cost * 3 + 3) // 4)
-
-
-def chamber_in_reach(state: State, seat: str, left: int, margin: int) -> bool:
-    """A player's sum: to the chamber, one turn of looting, then home, with a margin."""
-    ch = state["chars"][seat]
-    board = state["board"]
-    _, there = route(board, ch["pos"], ch["entry"], set(CHAMBER))
-    if there < 0:  # walled in for now: a secret door may still open the way
-        x, y = coords(ch["pos"])
-        there = min(abs(x - cx) + abs(y - cy) for cx, cy in map(coords, CHAMBER))
-    _, back, _ = route_to(board, CHAMBER[0], None, set(TOWERS))
-    if back < 0:
-        return False
-    return turns_for(there) + 1 + turns_for(back) + margin <= left
-
-
-def bot_orders(state: State, seat: str, *, loot_turns: int = 2, margin: int = 1,
-               scavenge: bool = True) -> str:
-    ch = state["chars"][seat]
-    if state.get("picking"):  # the hero this seat would get by default: no contest
-        return f"HERO {ch['hero'].upper()}"
-    left = state["turns"] - state["turn"] + 1
-    tower, dist = home_distance(state, seat)
-    if ch["destination"] in TOWERS:
-        _, cost = route(state["board"], ch["pos"], ch["entry"], {ch["destination"]})
-        if cost >= 0 and cost <= dist + 3:
-            tower, dist = ch["destination"], cost  # keep to the chosen way home
-    lines = ["IF MONSTER CHAMPION THEN ESCAPE ELSE ATTACK" if ch["life"] < 8 else "ATTACK",
-             "IF SPIDER THEN FIGHT", "IF CRYPT THEN SEARCH CRYPT", "IF CORPSE THEN SEARCH BODY",
-             "IF LIFE < 5 THEN DRINK POTION", "IF POTION THEN DRINK POTION"]
-    if ch["arrows"]:
-        lines.insert(0, "IF MONSTER THEN SHOOT")
-    lines += [RING_ORDERS[r] for r in ch["rings"]]
-    in_chamber = ch["pos"] in CHAMBER
-    looted = sum(1 for t in ch["treasure"] if t["name"] == "a treasure counter") // 2
-    heading_home = looted > 0 or not chamber_in_reach(state, seat, left, margin)
-    estimate = turns_for(dist)
-    if in_chamber:
-        if looted < loot_turns and estimate + margin + 1 < left and ch["life"] > 5:
-            lines.append("LOOT")
-            return "\n".join(lines)
-        lines += [f"DESTINATION {tower}", f"MOVE TO {tower}"]
-        return "\n".join(lines)
-    goal = tower if heading_home else "E7"
-    here = state["board"][ch["pos"]]["kind"]
-    if here == "pit" and content.of(state).heroes[ch["hero"]]["agility"] < 7 and ch["prev"] and \
-            other_way(state, seat, goal):
-        back = side_towards(ch["pos"], ch["prev"])
-        if ch["prev"] in TOWERS and not heading_home and back:
-            # back into the tower and straight out by its other exit
-            other = [s for s in TOWERS[ch["prev"]] if s != opposite(back)]
-            lines.append(f"MOVE {SIDE_WORDS[back].upper()} {SIDE_WORDS[other[0]].upper()}")
-        else:
-            lines.append("RETREAT")  # only the nimble leap pits
-        return "\n".join(lines)
-    lines.append(f"DESTINATION {goal}")
-    if heading_home and not looted and scavenge and ch["life"] > 6 and \
-            dist + margin + 3 < left and here not in UNSEARCHABLE and ch["searches"] < 2:
-        lines.append("SEARCH")  # the chamber is out of reach: search the rooms on the way out
-        return "\n".join(lines)
-    lines.append(step_toward(state, seat, goal))
-    return "\n".join(lines)
-
-
-def other_way(state: State, seat: str, goal: str) -> bool:
-    """From a pit: does a way to `goal` lead back out the way in, not across the pit?"""
-    ch = state["chars"][seat]
-    board = state["board"]
-    prev = ch["prev"]
-    pits = {sq for sq, c in board.items() if c["kind"] == "pit"}
-    entry = side_towards(prev, ch["pos"])
-    if prev in TOWERS:
-        return True  # back into the tower and out by its other exit
-    side, _ = route(board, prev, entry, targets_for(goal), avoid=pits)
-    return side is not None
-
-
-def step_toward(state: State, seat: str, goal: str) -> str:
-    """The move a careful player makes toward `goal`: never across a known bottomless pit
-    unless nimble, never into a tower by mistake (through it, out by the other exit), a
-    search when walled in, and out and back when the room is searched out."""
-    ch = state["chars"][seat]
-    board = state["board"]
-    avoid: set[str] = set()
-    if content.of(state).heroes[ch["hero"]]["agility"] < 7:
-        avoid = {sq for sq, c in board.items() if c["kind"] == "pit" and sq != ch["pos"]}
-    occupied = {c["pos"] for s, c in state["chars"].items() if s != seat and c["status"] == "in"}
-    targets = targets_for(goal)
-    if ch["pos"] in targets:
-        return "LEAVE" if goal in TOWERS else "STAY"
-    side, _ = route(board, ch["pos"], ch["entry"], targets, occupied, avoid)
-    if side is None and avoid:  # the pit is the only way on: a player takes the risk
-        side, _ = route(board, ch["pos"], ch["entry"], targets, occupied)
-    if side is None:
-        searchable = board[ch["pos"]]["kind"] not in UNSEARCHABLE
-        if searchable and ch["searches"] < 2:
-            return "SEARCH"  # walled in: look for a secret door
-        if not ch["prev"]:
-            return "STAY"
-        side = side_towards(ch["pos"], ch["prev"])  # out, to come back and search again
-        if side is None:
-            return "RETREAT"
-    plain, _ = route(board, ch["pos"], ch["entry"], targets, occupied)
-    if plain == side:
-        return f"MOVE TO {goal}"
-    words = [SIDE_WORDS[side].upper()]
-    ahead = neighbour(ch["pos"], side)
-    if ahead in TOWERS and ahead != goal:
-        out = [s for s in TOWERS[ahead] if s != opposite(side)]
-        words.append(SIDE_WORDS[out[0]].upper())
-    return "MOVE " + " ".join(words)
+def race_score(engine: Any, state: State, mine: str, theirs: str) -> float:
+    """Bot against random, by the gold each hero carried out: more wins, the same (both
+    nothing, most often) draws. Not the engine's result, where a hero who walks out of
+    his tower at once with nothing beats one who dies with a fortune: the random player
+    stumbles on LEAVE at its tower in one order of a dozen, a "survival" no player would
+    call playing."""
+    a, b = gold_out(state["chars"][mine]), gold_out(state["chars"][theirs])
+    return 1.0 if a > b else 0.0 if a < b else 0.5
 
 
 def play(engine: Any, seats: list[str], first_hero: str, secret: str,
@@ -226,18 +106,17 @@ def measure(players: int, games: int, seed: str, *, every_hero: bool = False
     `every_hero`: each of the `games` dungeons (seeds) is played once with each hero
     first (solo: once by each hero), so the heroes meet the same tiles and cards and their
     rates differ by the heroes, less by the luck of the dungeon (4 x `games` games)."""
-    from .content import HERO_ORDER
-    from .engine import ENGINE
     seats = ENGINE.seat_names(players)
-    heroes = {h: [0, 0] for h in HERO_ORDER}  # played, survived
+    heroes = {h: [0, 0] for h in content.HERO_ORDER}  # played, survived
     survivors: list[tuple[int, bool, int]] = []  # gold, reached the chamber, turn out
     causes: Counter[str] = Counter()
     arrivals: list[tuple[int, bool]] = []  # turn of the first entry, survived
     # every_hero, solo: per dungeon, which heroes got out (the paired sample hero_gaps reads)
     dungeons: list[dict[str, bool]] = []
     cpu = time.process_time()
-    plays = [(HERO_ORDER[k], g) for g in range(games) for k in range(len(HERO_ORDER))] \
-        if every_hero else [(HERO_ORDER[g % len(HERO_ORDER)], g) for g in range(games)]
+    order = content.HERO_ORDER
+    plays = [(order[k], g) for g in range(games) for k in range(len(order))] \
+        if every_hero else [(order[g % len(order)], g) for g in range(games)]
     for first, g in plays:
         reached: dict[str, int] = {}
         deaths: dict[str, str] = {}
@@ -246,7 +125,7 @@ def measure(players: int, games: int, seed: str, *, every_hero: bool = False
         arrivals += [(turn, state["chars"][seat]["status"] == "escaped")
                      for seat, turn in reached.items()]
         if every_hero and players == 1:
-            if not dungeons or len(dungeons[-1]) == len(HERO_ORDER):
+            if not dungeons or len(dungeons[-1]) == len(content.HERO_ORDER):
                 dungeons.append({})
             ch = state["chars"][seats[0]]
             dungeons[-1][ch["hero"]] = ch["status"] == "escaped"
@@ -350,7 +229,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", default="dq")
     parser.add_argument("--every-hero", action="store_true",
                         help="play each dungeon once with each hero first (4 x --games)")
+    botmatch.add_argument(parser)
     args = parser.parse_args(argv)
+    if args.bot_vs_random:
+        survived = {"bot": 0, "random": 0}
+        gold = {"bot": 0, "random": 0}
+
+        def score(engine: Any, state: State, mine: str, theirs: str) -> float:
+            for who, seat in (("bot", mine), ("random", theirs)):
+                survived[who] += state["chars"][seat]["status"] == "escaped"
+                gold[who] += gold_out(state["chars"][seat])
+            return race_score(engine, state, mine, theirs)
+
+        result = botmatch.bot_vs_random(ENGINE, args.bot_vs_random, seed=f"bots-{args.seed}",
+                                        score=score)
+        print(result.line("dungeonquest (two heroes, by the gold each carried out)"))
+        n = max(1, result.games)
+        print(f"heroes out alive: bot {survived['bot']}/{result.games}, random "
+              f"{survived['random']}/{result.games}; gold carried out per game: bot "
+              f"{gold['bot'] / n:.0f}, random {gold['random'] / n:.0f}")
+        return
     for players in args.players:
         print("\n".join(report(measure(players, args.games, args.seed,
                                         every_hero=args.every_hero))))

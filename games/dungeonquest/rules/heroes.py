@@ -19,7 +19,7 @@ from games.core.rng import RngBase
 from games.core.types import Event, Orders
 
 from .. import content
-from ..board import START_TOWERS
+from ..board import START_TOWERS, text_map
 from ..content import HERO_ORDER
 from ..state import State, new_char
 
@@ -155,6 +155,40 @@ def resolve_choice(state: State, orders: dict[str, Orders], rng: RngBase
     for seat, tower in zip(st["seats"], START_TOWERS):
         st["chars"][seat] = new_char(content.of(st), seat, chosen[seat], tower)
     st["picking"] = False
-    from ..engine import setup_events
     out = setup_events(st, chosen=True, after_choice=True)
     return st, out[:1] + events + out[1:]
+
+
+def setup_events(state: State, *, chosen: bool, after_choice: bool = False) -> list[Event]:
+    """Report 0: the heroes to choose from, or (once chosen) each seat's hero, its tower
+    and, privately, its ring; then the map. (Here rather than in engine.py, which calls
+    it at setup, because the hero choice above calls it too: the rules never import the
+    engine.)"""
+    seats = state["seats"]
+    towers = dict(zip(seats, START_TOWERS))
+    stats = ("strength", "agility", "armour", "luck", "life", "ability_text")
+    tables = content.of(state)
+    data: dict[str, Any] = {"turns": state["turns"], "towers": towers, "chosen": chosen,
+                            "after_choice": after_choice}
+    if chosen:
+        data["heroes"] = {}
+        for seat in seats:
+            ch = state["chars"][seat]
+            h = tables.heroes[ch["hero"]]
+            data["heroes"][seat] = {"name": ch["name"], "title": ch["title"],
+                                    "tower": towers[seat], **{k: h[k] for k in stats}}
+    else:
+        data["choices"] = {key: {"name": h["name"], "title": h["title"],
+                                 "ring": tables.rings[h["ring"]]["name"], **{k: h[k] for k in stats}}
+                           for key, h in tables.heroes.items()}
+        data["default_order"] = rotation(state["first_hero"])
+    events = [Event("setup", data)]
+    if chosen:
+        for seat in seats:
+            ring = state["chars"][seat]["rings"][0]
+            events.append(Event("line", {"seat": seat, "phase": "setup",
+                                         "text": f"You carry the {tables.rings[ring]['name']}: "
+                                                 f"{tables.rings[ring]['text']}."}, (seat,)))
+    marks = {towers[s]: str(i + 1) for i, s in enumerate(seats)}
+    events.append(Event("map", {"rows": text_map(state["board"], marks), "chamber": []}))
+    return events
