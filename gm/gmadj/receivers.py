@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps as django_apps
 from django.dispatch import receiver
 
 from games.gm_adjudicated.adjudication import GM
@@ -45,11 +46,12 @@ def after_publication(sender: Any, record: Any, **kwargs: Any) -> None:
                                 "again): " + "; ".join(void) + "." if void else ""),
                             turn_number=record.number)
             if game.options.get("remind_gm", "on") == "on":
-                _mail_gm(game, record, data)
+                if not django_apps.is_installed("gm.notify"):
+                    _mail_gm(game, record, data)  # else notify mails it, under the budget
                 signals.notable.send(
                     sender=Turn, game=game, kind="adjudication_late",
-                    text=f"Your adjudication of turn {data['turn']} of {game.title} is "
-                         "late: the players wait for it.",
+                    text=f"Your adjudication of turn {data['turn']} is late: the players "
+                         "wait for it.",
                     users=[game.gm_id], urgent=True,
                     url=f"/games/{game.pk}/adjudicate/")
 
