@@ -292,6 +292,10 @@ GM_MAIL_LOCALPART = env.str("GM_MAIL_LOCALPART", default="play")
 # DMARC there (or SPF/DKIM for its domain) is not read as orders. Empty: none is read.
 GM_MAIL_AUTHSERV_ID = env.str("GM_MAIL_AUTHSERV_ID", default="")
 ANYMAIL = env.dict("ANYMAIL", default={})
+# Inbound provider webhooks that exist at /mail/anymail/<provider>/...: none by default
+# (a 404). Each one listed needs ANYMAIL's WEBHOOK_SECRET or its provider's signing key,
+# else it refuses every post and `manage.py check` fails with gm.E001 (gm/mail/webhook_gate.py).
+GM_MAIL_WEBHOOKS = env.list("GM_MAIL_WEBHOOKS", default=[])
 GM_MAIL_MAX_BYTES = env.int("GM_MAIL_MAX_BYTES", default=256 * 1024)
 GM_MAIL_REPLY_LIMIT = env.int("GM_MAIL_REPLY_LIMIT", default=20)
 GM_MAIL_REPLY_WINDOW = env.int("GM_MAIL_REPLY_WINDOW", default=3600)
