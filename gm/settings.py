@@ -156,11 +156,13 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://gm")}
 # then the one that many entries from the right of X-Forwarded-For; 0 = REMOTE_ADDR.
 GM_PROXY_COUNT = env.int("GM_PROXY_COUNT", default=0)
 # Log-in throttling (django-axes, counted in the database): after this many failures an
-# account, and separately an address, is refused for the cool-off time, even with the
-# right password. Web log-in, the admin and POST /api/token/ all count.
+# account from one address, and separately an address, is refused for the cool-off time,
+# even with the right password. Web log-in, the admin and POST /api/token/ all count.
+# Never an account on its own: usernames are public, and a stranger's wrong passwords
+# from elsewhere would lock the player out (issue 29).
 AXES_FAILURE_LIMIT = env.int("GM_LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("GM_LOGIN_COOLOFF_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "gm.accounts.clientip.client_ip"
 AXES_LOCKOUT_CALLABLE = "gm.accounts.views.locked_out"
