@@ -36,7 +36,7 @@ from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import authres, compose, greetings, mime, outbox, press, replies
+from . import authres, compose, greetings, mime, outbox, press, replay, replies
 from . import rows as mailrows
 from .bodytext import is_auto_reply_subject, is_forward_subject, order_text, strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
@@ -139,7 +139,8 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
         return _set_aside(row, mail)
     try:
         with transaction.atomic():
-            verdict = _decide(mail, envelope, timer)
+            facts: dict[str, str] = {}
+            verdict = _decide(mail, envelope, timer, facts)
             if verdict.reply and verdict.outcome not in _KEPT and \
                     is_auto_reply_subject(mail.subject):
                 verdict = _auto_reply(verdict)
@@ -157,7 +158,10 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
                     "outcome": verdict.outcome, "detail": verdict.detail[:4000],
                     "seat_id": verdict.seat.pk if verdict.seat else None,
                     "submission_id": verdict.submission.pk if verdict.submission else None,
-                    "reply_suppressed": suppressed[:40], "processed": timezone.now()}
+                    "reply_suppressed": suppressed[:40], "processed": timezone.now(),
+                    # kept for mails that took effect: a replay of one is refused (replay)
+                    "body_digest": facts.get("digest", "")
+                    if verdict.outcome in replay.TOOK_EFFECT else ""}
                 if draft:
                     reply_id = mailrows.claim_and_reply(row.pk, claim, _reply_values(draft),
                                                         _wake)
@@ -232,7 +236,9 @@ def _set_aside(row: InboundMessage | mailrows.Recorded, mail: mime.Mail) -> Resu
     return Result(Outcome.ERROR, mail.message_id, row.pk, detail=detail)
 
 
-def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _Verdict:
+def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
+            facts: dict[str, str]) -> _Verdict:
+    """What the mail does; `facts["digest"]` is set to its body digest (`replay`)."""
     with timer("authenticate"):
         loop = mime.loop_reason(mail, envelope)
         if loop:
@@ -254,8 +260,10 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         gm = None if auto else press.gm_reply(mail, text, forged=forged)
         if gm is not None:
             return _Verdict(gm.outcome, gm.detail, context=gm.context, draft=gm.draft)
+        facts["digest"] = digest = replay.digest(mail.sender, text)
         try:
-            found = route(mail.recipients, text, replies.reply_facts(mail.sender))
+            found = route(mail.recipients, text,
+                          [*replies.reply_facts(mail.sender), replay.extra(digest)])
         except RouteError as exc:
             return _Verdict(exc.outcome, exc.message, context={"message": exc.message})
         seat = found.seat
@@ -266,6 +274,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
             return _Verdict(Outcome.WRONG_SENDER, f"From {mail.sender} forged for {seat} "
                             f"(Authentication-Results: {forged})", seat,
                             context={"sender": mail.sender, "forged": forged})
+        if digest and getattr(seat, "replayed", None):
+            return _Verdict(Outcome.DUPLICATE, "same sender and text as a mail that took "
+                            "effect this turn: not read again", seat)
         thread = thread_of(mail, seat)
         if thread.press_id is not None and no_text is None:
             if auto:

@@ -46,6 +46,7 @@ _SUBJECTS = {
     Outcome.NO_TEXT: "no readable text",
     Outcome.TOO_LARGE: "message too large",
     Outcome.PRESS: "private message posted",
+    Outcome.DUPLICATE: "duplicate: not read again",
 }
 
 

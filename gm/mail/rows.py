@@ -119,7 +119,8 @@ def _record_sql(asynchronous: bool) -> str:
             f"ON CONFLICT ({qn('message_id')}) DO NOTHING RETURNING {qn('id')}{also}")
 
 
-_CLAIM_SET = ("outcome", "detail", "seat_id", "submission_id", "reply_suppressed", "processed")
+_CLAIM_SET = ("outcome", "detail", "seat_id", "submission_id", "reply_suppressed", "processed",
+              "body_digest")
 
 
 def _claim_params(pk: int, outcome: dict[str, Any], conn) -> list[Any]:
