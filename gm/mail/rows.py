@@ -124,7 +124,9 @@ _CLAIM_SET = ("outcome", "detail", "seat_id", "submission_id", "reply_suppressed
 
 
 def _claim_params(pk: int, outcome: dict[str, Any], conn) -> list[Any]:
-    params = [_INBOUND.prepare(name, outcome[name], conn) for name in _CLAIM_SET]
+    # body_digest may be left out (no digest: "")
+    params = [_INBOUND.prepare(name, outcome[name] if name != "body_digest"
+                               else outcome.get(name, ""), conn) for name in _CLAIM_SET]
     return [*params, pk, str(Outcome.RECEIVED)]
 
 
