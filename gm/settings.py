@@ -179,6 +179,13 @@ GM_API_TOKEN_DAYS = env.int("GM_API_TOKEN_DAYS", default=90)
 GM_API_TOKENS_PER_USER = env.int("GM_API_TOKENS_PER_USER", default=10)
 # One size limit for orders by web, API and mail (characters of order text).
 GM_ORDERS_MAX_CHARS = env.int("GM_ORDERS_MAX_CHARS", default=20000)
+# Press (private messages), per sending end (a seat, or the GM) of a game: characters per
+# message, messages per window (seconds; a 429 beyond), and how long after one press mail
+# to a reader further press from the same sender waits to go out folded into one mail.
+GM_PRESS_MAX_CHARS = env.int("GM_PRESS_MAX_CHARS", default=20000)
+GM_PRESS_LIMIT = env.int("GM_PRESS_LIMIT", default=10)
+GM_PRESS_WINDOW = env.int("GM_PRESS_WINDOW", default=300)
+GM_PRESS_FOLD_SECONDS = env.int("GM_PRESS_FOLD_SECONDS", default=300)
 # Nesting depth of a JSON request body (a deeper one is refused with 400).
 GM_JSON_MAX_DEPTH = env.int("GM_JSON_MAX_DEPTH", default=64)
 # Form posts: Django refuses bigger bodies with 400 (mail webhooks have their own limit).

@@ -53,12 +53,13 @@ def new_message_id() -> str:
 def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str = "",
             user=None, reply_to: str = "", headers: dict[str, str] | None = None,
             inbound=None, message_id: str | None = None, turn=None,
-            key_is_locked: bool = False) -> Outbox | None:
+            key_is_locked: bool = False, wake: bool = True) -> Outbox | None:
     """Write one outbound mail unless its key exists; deliver it after commit.
 
     Returns the new row, or None when this (event, recipient) was already queued.
     `key_is_locked`: the caller holds a lock under which the key cannot exist yet (the
     inbound pipeline's reply, written after its row's claim), so no savepoint is spent.
+    `wake=False`: no wake-up; the periodic `deliver_pending` sends it (a held press mail).
     """
     try:
         with transaction.atomic(savepoint=not key_is_locked):
@@ -67,7 +68,8 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
                 body_text=compose.wrap(text), body_html=html, headers=headers or {},
                 reply_to=reply_to,
                 message_id=message_id or new_message_id(), inbound=inbound, turn=turn))
-            transaction.on_commit(lambda: _queue(row.pk), robust=True)
+            if wake:
+                transaction.on_commit(lambda: _queue(row.pk), robust=True)
     except IntegrityError:  # this (event, recipient) was queued before
         return None
     return row
