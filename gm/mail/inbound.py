@@ -179,6 +179,7 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
 
 
 _DRAFT_KEYS = {"key", "kind", "to", "user", "subject", "text", "html", "headers", "reply_to",
+               "verbatim",
                "message_id", "turn", "inbound"}
 
 
@@ -190,7 +191,7 @@ def _reply_values(draft: dict[str, Any]) -> dict[str, Any]:
     user, turn, inbound = draft.get("user"), draft.get("turn"), draft.get("inbound")
     return {"key": draft["key"][:200], "kind": draft["kind"], "to": draft["to"],
             "user_id": user.pk if user is not None else None,
-            "subject": draft["subject"][:255], "body_text": compose.wrap(draft["text"]),
+            "subject": draft["subject"][:255], "body_text": compose.wrap(draft["text"], draft.get("verbatim", ())),
             "body_html": draft.get("html", ""), "headers": draft.get("headers") or {},
             "reply_to": draft.get("reply_to", ""),
             "message_id": draft.get("message_id") or outbox.new_message_id(),

@@ -198,7 +198,12 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     else:
         subject = f"Re: {reply_subject(mail.subject)} [{label}]"
     reply_to = seat.reply_address if seat is not None and not notice else ""
+    # Echoed orders are never re-wrapped: pasted back, a wrapped order would be two
+    # lines (two orders, or a continuation read as a "> " quote).
+    echoed = [*(ctx.get("orders") or ()), *(ctx.get("previous_orders") or ()),
+              *(str(line) for line in context.get("accepted") or ())]
     return dict(
+        verbatim=frozenset(f"    {line}" for line in echoed),
         key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,
         subject=compose.header_value(subject, 255), text=text, headers=headers,
         reply_to=reply_to, inbound=row,

@@ -1,0 +1,48 @@
+"""The mail items of issue 28, each over a real SMTP peer (tests/gm/mail/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.types import Orders
+from gm.mail import compose
+from gm.mail.models import Outcome
+from tests.gm.engines import TallyEngine
+
+from . import mimeshapes as shapes
+from .conftest import seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LONG = ("ADD 2 IF THE OPPONENT'S TOTAL IS AT LEAST TWELVE AND MY OWN TOTAL IS STILL "
+        "LOWER, hp > 3 AND NOT OTHERWISE")
+
+
+def _text(message) -> str:
+    return message.get_body(("plain",)).get_content()
+
+
+def test_wrap_never_starts_a_continuation_with_a_quote_mark():
+    for width in range(40, 90):
+        line = "    " + "x" * (width - 50) + " word word word word word word word > 3 THEN GO"
+        for piece in compose.wrap(line).split("\n")[1:]:
+            assert not piece.lstrip().startswith(">"), (line, piece)
+
+
+def test_the_receipt_echoes_long_orders_unwrapped(tally_game, feed, smtp_sink, monkeypatch):
+    """Echoed orders are pasted back by players: a re-wrapped order is two lines, and a
+    continuation "> 3 AND ..." reads as a quote."""
+    parse = TallyEngine.parse_orders
+
+    def long_text(self, state, seat_name, text):
+        orders = parse(self, state, seat_name, text.split(" IF ")[0])
+        return Orders(orders.seat, orders.items, LONG)
+
+    monkeypatch.setattr(TallyEngine, "parse_orders", long_text)
+    p1 = seat(tally_game, "P1")
+    result = feed(shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address))
+    assert result.outcome == Outcome.ACCEPTED
+    (receipt,) = smtp_sink.to(p1.user.email)
+    lines = _text(receipt).splitlines()
+    assert f"    {LONG}" in lines
+    assert not any(line.lstrip().startswith(">") for line in lines)
