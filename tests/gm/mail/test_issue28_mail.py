@@ -46,3 +46,41 @@ def test_the_receipt_echoes_long_orders_unwrapped(tally_game, feed, smtp_sink, m
     lines = _text(receipt).splitlines()
     assert f"    {LONG}" in lines
     assert not any(line.lstrip().startswith(">") for line in lines)
+
+
+def _finish(make_game, on_commit, turns: int = 2):
+    from gm.play import actions
+
+    game = make_game("tally", 2, turn_hours=48, options={"max_turns": turns})
+    for _turn in range(turns):
+        with on_commit():
+            for name in ("P1", "P2"):
+                s = seat(game, name)
+                actions.submit_orders(game, s, "ADD 1", source="email", author=s.user)
+    game.refresh_from_db()
+    assert game.status == "finished"
+    return game
+
+
+def test_the_last_report_does_not_ask_for_orders(make_game, on_commit, smtp_sink):
+    game = _finish(make_game, on_commit)
+    p1 = seat(game, "P1")
+    reports = {m["Subject"]: m for m in smtp_sink.to(p1.user.email)
+               if "report for turn" in m["Subject"]}
+    first, last = (reports[s] for s in sorted(reports))
+    assert "Reply to this mail to send orders" in _text(first)
+    assert "send orders" not in _text(last).lower()
+    assert "The game is over: no more orders are taken." in _text(last)
+    assert "Reply to this mail to send orders" not in last.get_body(("html",)).get_content()
+
+
+def test_the_game_over_mail_says_the_result_once(make_game, on_commit, smtp_sink):
+    game = _finish(make_game, on_commit)
+    p1 = seat(game, "P1")
+    (over,) = [m for m in smtp_sink.to(p1.user.email) if "game over" in m["Subject"]]
+    text = _text(over)
+    summary = game.result["summary"]
+    assert text.count(summary) == 1
+    for winner in game.result["winners"]:
+        assert text.count(winner) == 1 or f"seat {winner}" in text, text
+    assert "Winner(s)" not in text
