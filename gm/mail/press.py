@@ -191,7 +191,8 @@ def _draft_receipt(row, mail: Mail, outcome: str, seat, context: dict[str, Any]
     game = context.get("game")
     ctx = {**context, "outcome": outcome, "seat": None, "game": game,
            "game_url": compose.game_url(game) if game is not None else "",
-           "rest_lines": replies._quote(context.get("rest", "")), "skipped": []}
+           "rest_lines": replies._quote(context.get("rest", ""),
+                                         hide_quotes=outcome == Outcome.PRESS), "skipped": []}
     if context.get("press") is not None:
         ctx["press_lines"] = context["press"].markdown.splitlines()
     text = compose.render("reply.txt", ctx)

@@ -84,3 +84,18 @@ def test_the_game_over_mail_says_the_result_once(make_game, on_commit, smtp_sink
     for winner in game.result["winners"]:
         assert text.count(winner) == 1 or f"seat {winner}" in text, text
     assert "Winner(s)" not in text
+
+
+def test_the_receipt_does_not_echo_the_quoted_notice(tally_game, feed, smtp_sink):
+    p1 = seat(tally_game, "P1")
+    raw = shapes.gmail("ADD 2\n\nCheers,\nAlice", sender=p1.user.email, to=p1.reply_address)
+    assert feed(raw).outcome == Outcome.ACCEPTED
+    (receipt,) = smtp_sink.to(p1.user.email)
+    text = _text(receipt)
+    not_read = text.split("Not read")[-1]
+    for line in shapes.QUOTED_NOTICE.split("\n"):
+        if line.strip():
+            assert line.strip() not in not_read, line
+    assert "wrote:" not in not_read
+    assert "quoted lines of an earlier mail, not shown]" in not_read
+    assert "    > Alice" in text  # the player's own words are still listed back
