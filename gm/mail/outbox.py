@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import UTC as dt_utc
 from datetime import timedelta
-from email.utils import make_msgid
+from email.utils import format_datetime, make_msgid
 from typing import Any
 
 from django.conf import settings
@@ -130,7 +131,11 @@ class _BuiltOnce(EmailMultiAlternatives):
 
 
 def build(row: Outbox, connection=None) -> EmailMultiAlternatives:
-    headers: dict[str, Any] = {"Message-ID": row.message_id, **row.headers}
+    # Date in UTC as "+0000": Django's default (email.utils.formatdate) writes "-0000",
+    # which RFC 5322 reads as "the zone is unknown" (issue 28).
+    headers: dict[str, Any] = {"Message-ID": row.message_id,
+                               "Date": format_datetime(timezone.now().astimezone(dt_utc)),
+                               **row.headers}
     mail = _BuiltOnce(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,

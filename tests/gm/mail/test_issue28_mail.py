@@ -99,3 +99,14 @@ def test_the_receipt_does_not_echo_the_quoted_notice(tally_game, feed, smtp_sink
     assert "wrote:" not in not_read
     assert "quoted lines of an earlier mail, not shown]" in not_read
     assert "    > Alice" in text  # the player's own words are still listed back
+
+
+def test_the_date_header_is_utc_with_plus_zero(tally_game, feed, smtp_sink):
+    """"-0000" says "zone unknown" (RFC 5322 3.3); our clock is UTC: "+0000"."""
+    import re
+
+    p1 = seat(tally_game, "P1")
+    feed(shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address))
+    raw = b"\n".join(smtp_sink.raw)
+    dates = re.findall(rb"^Date: (.+?)\r?$", raw, re.MULTILINE)
+    assert dates and all(d.endswith(b" +0000") for d in dates), dates
