@@ -31,7 +31,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.core.orders import order_lines
-from games.core.types import OrdersInvalid
+from games.core.types import Orders, OrdersInvalid
 from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
@@ -329,7 +329,8 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
                 "errors": errors, "accepted": exc.accepted, "rest": stripped.rest,
                 "skipped": trimmed.skipped, "previous": _current(game, seat)})
         except LateOrders as exc:
-            return _Verdict(Outcome.LATE, exc.message, seat, context={"message": exc.message})
+            return _Verdict(Outcome.LATE, exc.message, seat,
+                            context={"message": exc.message, **_open_turn(game, seat)})
         except ActionError as exc:
             return _Verdict(Outcome.REFUSED, exc.message, seat,
                             context={"message": exc.message})
@@ -401,6 +402,20 @@ def thread_of(mail: mime.Mail, seat: Seat) -> Thread:
                 return Thread(press_id=press_id if mine else None)
             return Thread(turn_number=number if game_id == seat.game_id else None)
     return Thread()
+
+
+def _open_turn(game: Game, seat: Seat) -> dict[str, Any]:
+    """For a refusal of orders for a closed turn: the turn open now, whether the seat
+    owes orders in it and the orders already in for it (the reply names them and the
+    deadline, not only what stood for the closed turn)."""
+    turn = game.current_turn()
+    if turn is None or turn.status != turn.Status.OPEN:
+        return {}
+    sub = actions.latest_submission(turn, seat)
+    if sub is not None and sub.withdrawn:
+        sub = None
+    return {"open_turn": turn, "owes": seat.name in turn.owing, "open_sub": sub,
+            "open_orders": Orders.from_json(sub.orders).text.splitlines() if sub else []}
 
 
 def _current(game: Game, seat: Seat) -> Submission | None:

@@ -202,7 +202,8 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     # Echoed orders are never re-wrapped: pasted back, a wrapped order would be two
     # lines (two orders, or a continuation read as a "> " quote).
     echoed = [*(ctx.get("orders") or ()), *(ctx.get("previous_orders") or ()),
-              *(str(line) for line in context.get("accepted") or ())]
+              *(str(line) for line in context.get("accepted") or ()),
+              *(context.get("open_orders") or ())]
     return dict(
         verbatim=frozenset(f"    {line}" for line in echoed),
         key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,

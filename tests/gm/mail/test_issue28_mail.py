@@ -110,3 +110,40 @@ def test_the_date_header_is_utc_with_plus_zero(tally_game, feed, smtp_sink):
     raw = b"\n".join(smtp_sink.raw)
     dates = re.findall(rb"^Date: (.+?)\r?$", raw, re.MULTILINE)
     assert dates and all(d.endswith(b" +0000") for d in dates), dates
+
+
+def _late_answer(tally_game, feed, on_commit, *, orders_in_turn_2: bool):
+    from gm.mail.models import Outbox
+    from gm.play import actions
+
+    p1, p2 = seat(tally_game, "P1"), seat(tally_game, "P2")
+    ok = feed(shapes.plain("ADD 1", sender=p1.user.email, to=p1.reply_address))
+    receipt = Outbox.objects.get(pk=ok.reply_id)
+    with on_commit():
+        actions.submit_orders(tally_game, p2, "ADD 2", source="web", author=p2.user)
+    assert tally_game.current_turn().number == 2
+    if orders_in_turn_2:
+        actions.submit_orders(tally_game, p1, "ADD 3", source="web", author=p1.user)
+    late = feed(shapes.plain("ADD 2", sender=p1.user.email, to=p1.reply_address,
+                             in_reply_to=receipt.message_id))
+    assert late.outcome == Outcome.LATE
+    return Outbox.objects.get(pk=late.reply_id).body_text
+
+
+@pytest.mark.parametrize("orders_in_turn_2", [True, False])
+def test_a_late_answer_names_the_open_turn_its_orders_and_deadline(
+        tally_game, feed, on_commit, smtp_sink, orders_in_turn_2):
+    from gm.mail import compose
+
+    text = _late_answer(tally_game, feed, on_commit, orders_in_turn_2=orders_in_turn_2)
+    turn = tally_game.current_turn()
+    p1 = seat(tally_game, "P1")
+    deadline = compose.fmt_deadline(turn.deadline, p1.user)
+    assert f"Turn 2 is open now, deadline {deadline}." in " ".join(text.split())
+    if orders_in_turn_2:
+        assert "Your orders in for turn 2 (version 1, receipt" in text
+        assert "\n    ADD 3\n" in text
+    else:
+        assert "You have no orders in for turn 2 yet" in text
+    sent = [m for m in smtp_sink.to(p1.user.email) if "too late" in m["Subject"]]
+    assert len(sent) == 1 and "Turn 2 is open now" in _text(sent[0])
