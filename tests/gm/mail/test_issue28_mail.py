@@ -147,3 +147,38 @@ def test_a_late_answer_names_the_open_turn_its_orders_and_deadline(
         assert "You have no orders in for turn 2 yet" in text
     sent = [m for m in smtp_sink.to(p1.user.email) if "too late" in m["Subject"]]
     assert len(sent) == 1 and "Turn 2 is open now" in _text(sent[0])
+
+
+@pytest.mark.parametrize("owner", [False, True])
+def test_sign_up_mails_keep_to_78_columns_over_smtp(smtp_sink, make_user, owner):
+    """The sign-up link (and the note to an address's owner) over SMTP: every line within
+    78 columns but the link itself, alone on its line (a link cannot be broken)."""
+    from django.test import Client
+
+    address = "someone.with.a.fairly.long.address@a-mail-provider.example.org"
+    if owner:
+        make_user("owner", email=address)
+    Client().post("/signup/", {"username": "newcomer-with-a-long-name", "email": address})
+    (mail,) = smtp_sink.to(address)
+    text = _text(mail)
+    links = [line for line in text.splitlines() if "://" in line]
+    assert links and all(" " not in line.strip() for line in links)
+    wide = [line for line in text.splitlines() if len(line) > 78 and line not in links]
+    assert not wide, wide
+
+
+@pytest.mark.parametrize("backend, says", [
+    ("django.core.mail.backends.console.EmailBackend", "in the terminal where the server"),
+    ("django.core.mail.backends.filebased.EmailBackend", "as a file in /tmp/gm-mail"),
+    ("django.core.mail.backends.locmem.EmailBackend", None)])
+def test_locally_the_sign_up_page_says_where_the_mail_went(settings, backend, says):
+    from django.test import Client
+
+    settings.EMAIL_BACKEND, settings.EMAIL_FILE_PATH = backend, "/tmp/gm-mail"
+    client = Client()
+    client.post("/signup/", {"username": "newcomer", "email": "new@example.org"})
+    page = client.get("/signup/sent/").content.decode()
+    if says is None:
+        assert 'id="local-mail"' not in page
+    else:
+        assert 'id="local-mail"' in page and says in page
