@@ -260,6 +260,7 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
         # posted: its address is then unknown to `route`, and the mail dropped in `process`)
         gm = None if auto else press.gm_reply(mail, text, forged=forged)
         if gm is not None:
+            facts["digest"] = gm.digest
             return _Verdict(gm.outcome, gm.detail, context=gm.context, draft=gm.draft)
         facts["digest"] = digest = replay.digest(mail.sender, text)
         try:

@@ -44,3 +44,15 @@ def extra(body_digest: str) -> Extra:
            f"AND im.{qn('processed')} >= (SELECT MAX(t.{qn('opened')}) FROM {turn} t "
            f"WHERE t.{qn('game_id')} = s.{qn('game_id')}) LIMIT 1)")
     return Extra("replayed", sql, [body_digest or "-", *(str(o) for o in TOOK_EFFECT)])
+
+
+def posted_this_turn(body_digest: str, game) -> bool:
+    """Whether a mail with this digest posted press in `game` since its newest turn
+    opened (a GM's answer to press by mail: no seat lookup to ride along, one query)."""
+    from django.db.models import Max
+
+    opened = Turn.objects.filter(game=game).aggregate(at=Max("opened"))["at"]
+    rows = InboundMessage.objects.filter(body_digest=body_digest, outcome=Outcome.PRESS)
+    if opened is not None:
+        rows = rows.filter(processed__gte=opened)
+    return rows.exists()

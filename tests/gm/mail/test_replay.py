@@ -64,3 +64,29 @@ def test_check_deploy_warns_without_an_authserv_id(settings):
     out = io.StringIO()
     call_command("check", "--deploy", stdout=out, stderr=out)
     assert "gm.W001" not in out.getvalue()
+
+
+def test_a_replayed_gm_answer_to_press_is_not_posted_again(tally_game, gm_user, feed,
+                                                         on_commit):
+    """A copy of the GM's answer with a new Message-ID (a forged one needs only the GM's
+    press reply address) posts nothing; a different text does."""
+    from gm.talk import actions as talk
+    from gm.talk.models import GM_END, Message
+
+    with on_commit():
+        talk.send(tally_game, seat(tally_game, "P1").user, GM_END, "A question?")
+    to_gm = Outbox.objects.get(kind="press", to=gm_user.email)
+
+    def answer(text: str, mid: str):
+        return feed(shapes.plain(text, sender=gm_user.email, to=to_gm.reply_to,
+                                 subject=f"Re: {to_gm.subject}", in_reply_to=to_gm.message_id,
+                                 message_id=f"<{mid}@mail.example>"), rcpt=[to_gm.reply_to])
+
+    assert answer("No, it is not.", "gm-1").outcome == Outcome.PRESS
+    again = answer("No, it is not.", "gm-2")
+    assert again.outcome == Outcome.REFUSED and "duplicate" in again.detail
+    assert Message.objects.filter(sender=GM_END).count() == 1
+    reply = Outbox.objects.get(inbound_id=again.inbound_id)
+    assert "was not posted" in reply.body_text and "already posted to P1" in reply.body_text
+    assert answer("No, it is not. Really.", "gm-3").outcome == Outcome.PRESS
+    assert Message.objects.filter(sender=GM_END).count() == 2
