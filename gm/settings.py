@@ -158,11 +158,13 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://gm")}
 # then the one that many entries from the right of X-Forwarded-For; 0 = REMOTE_ADDR.
 GM_PROXY_COUNT = env.int("GM_PROXY_COUNT", default=0)
 # Log-in throttling (django-axes, counted in the database): after this many failures an
-# account, and separately an address, is refused for the cool-off time, even with the
-# right password. Web log-in, the admin and POST /api/token/ all count.
+# account from one address, and separately an address, is refused for the cool-off time,
+# even with the right password. Web log-in, the admin and POST /api/token/ all count.
+# Never an account on its own: usernames are public, and a stranger's wrong passwords
+# from elsewhere would lock the player out (issue 29).
 AXES_FAILURE_LIMIT = env.int("GM_LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("GM_LOGIN_COOLOFF_HOURS", default=0.25)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "gm.accounts.clientip.client_ip"
 AXES_LOCKOUT_CALLABLE = "gm.accounts.views.locked_out"
@@ -179,6 +181,13 @@ GM_API_TOKEN_DAYS = env.int("GM_API_TOKEN_DAYS", default=90)
 GM_API_TOKENS_PER_USER = env.int("GM_API_TOKENS_PER_USER", default=10)
 # One size limit for orders by web, API and mail (characters of order text).
 GM_ORDERS_MAX_CHARS = env.int("GM_ORDERS_MAX_CHARS", default=20000)
+# Press (private messages), per sending end (a seat, or the GM) of a game: characters per
+# message, messages per window (seconds; a 429 beyond), and how long after one press mail
+# to a reader further press from the same sender waits to go out folded into one mail.
+GM_PRESS_MAX_CHARS = env.int("GM_PRESS_MAX_CHARS", default=20000)
+GM_PRESS_LIMIT = env.int("GM_PRESS_LIMIT", default=10)
+GM_PRESS_WINDOW = env.int("GM_PRESS_WINDOW", default=300)
+GM_PRESS_FOLD_SECONDS = env.int("GM_PRESS_FOLD_SECONDS", default=300)
 # Nesting depth of a JSON request body (a deeper one is refused with 400).
 GM_JSON_MAX_DEPTH = env.int("GM_JSON_MAX_DEPTH", default=64)
 # Form posts: Django refuses bigger bodies with 400 (mail webhooks have their own limit).
@@ -297,6 +306,10 @@ GM_MAIL_LOCALPART = env.str("GM_MAIL_LOCALPART", default="play")
 # DMARC there (or SPF/DKIM for its domain) is not read as orders. Empty: none is read.
 GM_MAIL_AUTHSERV_ID = env.str("GM_MAIL_AUTHSERV_ID", default="")
 ANYMAIL = env.dict("ANYMAIL", default={})
+# Inbound provider webhooks that exist at /mail/anymail/<provider>/...: none by default
+# (a 404). Each one listed needs ANYMAIL's WEBHOOK_SECRET or its provider's signing key,
+# else it refuses every post and `manage.py check` fails with gm.E001 (gm/mail/webhook_gate.py).
+GM_MAIL_WEBHOOKS = env.list("GM_MAIL_WEBHOOKS", default=[])
 GM_MAIL_MAX_BYTES = env.int("GM_MAIL_MAX_BYTES", default=256 * 1024)
 GM_MAIL_REPLY_LIMIT = env.int("GM_MAIL_REPLY_LIMIT", default=20)
 GM_MAIL_REPLY_WINDOW = env.int("GM_MAIL_REPLY_WINDOW", default=3600)

@@ -12,6 +12,8 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from gm.play.errors import ActionError
 from gm.play.text import one_line
 
+from . import lookalike
+
 USERNAME_HELP = "Shown to other players. Letters, digits and @ . + - _ only; at most 150."
 
 
@@ -44,6 +46,12 @@ class SignupConfirmForm(UserCreationForm):
         if username and get_user_model().objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(f"The username {username} is taken by now; choose "
                                         "another.", code="taken")
+        other = lookalike.existing_lookalike(username) if username else None
+        if other is not None:
+            raise forms.ValidationError(
+                f"The username {username} looks like the existing player {other} (letters "
+                "of another alphabet, or 0/1 for o/l, read alike); choose another.",
+                code="lookalike")
         return username
 
 

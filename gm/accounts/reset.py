@@ -52,6 +52,14 @@ class ResetConfirmView(auth_views.PasswordResetConfirmView):
         return {**super().get_context_data(**kwargs),
                 "next": same_site_path(self.request, self.request.session.get(SESSION_KEY))}
 
+    def form_valid(self, form):
+        """The new password ends the old one's API tokens too, as it ends its sessions."""
+        from . import tokens
+
+        response = super().form_valid(form)
+        tokens.revoke_all(form.user)
+        return response
+
     def get_success_url(self) -> str:
         nxt = same_site_path(self.request, self.request.session.pop(SESSION_KEY, ""))
         return with_next("/password-reset/done/", nxt)

@@ -102,8 +102,11 @@ def signup_url(username: str, email: str, next_url: str = "") -> str:
 
 
 def _send(subject: str, body: str, to: str, what: str) -> bool:
+    from gm.mail.compose import wrap  # the mail app's one line-width rule (72 columns)
+
     try:
-        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+        # within 72 columns; a link stays whole, on a line of its own (issue 28)
+        send_mail(subject, wrap(body), settings.DEFAULT_FROM_EMAIL, [to])
     except Exception:  # noqa: BLE001 - any mail failure: logged; the page says the same
         log.exception("could not send the %s mail", what)
         return False

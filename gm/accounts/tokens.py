@@ -39,6 +39,13 @@ def live_tokens(user) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user, expires__gt=timezone.now()))
 
 
+def revoke_all(user) -> int:
+    """Delete every token of `user` (a password reset: whoever held the old password may
+    have made tokens with it, and a token would outlive the reset by up to 90 days)."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
+
 def revoke(user, token_id: int) -> bool:
     """Delete one of `user`'s tokens; False if there was no such token of theirs."""
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()

@@ -59,7 +59,21 @@ def signup_sent(request: HttpRequest) -> HttpResponse:
     data = request.session.get("signup") or {}
     return render(request, "registration/signup_sent.html", {
         "email": data.get("email", ""), "days": settings.GM_CONFIRM_DAYS,
-        "next": same_site_path(request, data.get("next"))})
+        "next": same_site_path(request, data.get("next")), "local_mail": local_mail()})
+
+
+def local_mail() -> str:
+    """Where mail goes when this server does not send any (a development copy's console
+    or file backend), said on the "check your mail" page: a newcomer trying the service
+    locally otherwise waits for a mail that never comes (issue 28). "" for real mail."""
+    backend = settings.EMAIL_BACKEND
+    if backend.endswith("console.EmailBackend"):
+        return ("it prints every mail, the sign-up link included, in the terminal where "
+                "the server runs (manage.py runserver or make run)")
+    if backend.endswith("filebased.EmailBackend"):
+        return ("it writes every mail, the sign-up link included, as a file in "
+                f"{getattr(settings, 'EMAIL_FILE_PATH', '') or 'its mail folder'}")
+    return ""
 
 
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:

@@ -10,7 +10,8 @@ Inbound, four doors into one pipeline (`inbound.process`):
 * `manage.py poll_imap [--loop]`: a mailbox (GM_IMAP_* settings), flagged or moved only
   after each outcome is committed;
 * provider webhooks through django-anymail at `/mail/anymail/<esp>/inbound/` (e.g.
-  `/mail/anymail/mailgun/inbound_mime/`), configured with the ANYMAIL setting.
+  `/mail/anymail/mailgun/inbound_mime/`): only the providers in GM_MAIL_WEBHOOKS exist,
+  each with its secret in the ANYMAIL setting (`webhook_gate`, check gm.E001).
 
 Reading a body: `mime` (decoding, leniently), `bodytext` (HTML, quotes, signatures,
 forwards), `greetings` (greeting and sign-off lines around the orders), `routing` (seat

@@ -11,7 +11,7 @@ class MailConfig(AppConfig):
 
         from gm.play import signals
 
-        from . import notices, webhooks
+        from . import checks, notices, webhooks  # noqa: F401 (checks registers itself)
 
         signals.turn_opened.connect(notices.on_turn_opened, dispatch_uid="gm_mail_turn_opened")
         signals.turn_published.connect(notices.on_turn_published,

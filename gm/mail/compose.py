@@ -63,8 +63,16 @@ def _wrap_line(line: str) -> tuple[str, ...]:
         body = body[2:]
     elif indent:  # an indented item (an order, a choice) hangs under its first word
         more = indent + "  "
-    return tuple(textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
-                               break_long_words=False, break_on_hyphens=False) or [line])
+    pieces = textwrap.wrap(body, WIDTH, initial_indent=indent, subsequent_indent=more,
+                           break_long_words=False, break_on_hyphens=False) or [line]
+    # A continuation that would start with ">" ("IF hp > 3 ...") reads as a quote when
+    # pasted back: it takes the word before it along.
+    for i in range(1, len(pieces)):
+        rest = pieces[i][len(more):]
+        head, _, last = pieces[i - 1].rpartition(" ")
+        if rest.startswith(">") and head.strip() and head.strip() != ">":
+            pieces[i - 1], pieces[i] = head, f"{more}{last} {rest}"
+    return tuple(pieces)
 
 
 def render(template: str, context: dict[str, Any]) -> str:

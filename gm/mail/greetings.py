@@ -184,8 +184,12 @@ def for_seat(game: Any, seat: Any, text: str) -> Trimmed:
     (gm.play.actions.stored_state) for the caller to answer with.
     """
     from gm.play import actions, limits
+    from gm.play.errors import Conflict
 
     limits.check_order_text(text)  # rule 0: the size before anything else
+    if getattr(game, "status", None) == "open":  # no state yet: nothing to read lines with
+        raise Conflict("the game has not started: orders can be written once its GM "
+                       "starts it")
     engine = actions.engine_for(game)
 
     def state() -> Any:

@@ -31,12 +31,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.core.orders import order_lines
-from games.core.types import OrdersInvalid
+from games.core.types import Orders, OrdersInvalid
 from gm.play import actions
 from gm.play.errors import ActionError, LateOrders
 from gm.play.models import Game, Seat, Submission
 
-from . import authres, compose, greetings, mime, outbox, press, replies
+from . import authres, compose, greetings, mime, outbox, press, replay, replies
 from . import rows as mailrows
 from .bodytext import is_auto_reply_subject, is_forward_subject, order_text, strip_reply
 from .models import InboundMessage, Kind, Outbox, Outcome
@@ -139,7 +139,8 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
         return _set_aside(row, mail)
     try:
         with transaction.atomic():
-            verdict = _decide(mail, envelope, timer)
+            facts: dict[str, str] = {}
+            verdict = _decide(mail, envelope, timer, facts)
             if verdict.reply and verdict.outcome not in _KEPT and \
                     is_auto_reply_subject(mail.subject):
                 verdict = _auto_reply(verdict)
@@ -157,7 +158,10 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
                     "outcome": verdict.outcome, "detail": verdict.detail[:4000],
                     "seat_id": verdict.seat.pk if verdict.seat else None,
                     "submission_id": verdict.submission.pk if verdict.submission else None,
-                    "reply_suppressed": suppressed[:40], "processed": timezone.now()}
+                    "reply_suppressed": suppressed[:40], "processed": timezone.now(),
+                    # kept for mails that took effect: a replay of one is refused (replay)
+                    "body_digest": facts.get("digest", "")
+                    if verdict.outcome in replay.TOOK_EFFECT else ""}
                 if draft:
                     reply_id = mailrows.claim_and_reply(row.pk, claim, _reply_values(draft),
                                                         _wake)
@@ -175,6 +179,7 @@ def process(raw: bytes, *, envelope: mime.Envelope | None = None, transport: str
 
 
 _DRAFT_KEYS = {"key", "kind", "to", "user", "subject", "text", "html", "headers", "reply_to",
+               "verbatim",
                "message_id", "turn", "inbound"}
 
 
@@ -186,7 +191,7 @@ def _reply_values(draft: dict[str, Any]) -> dict[str, Any]:
     user, turn, inbound = draft.get("user"), draft.get("turn"), draft.get("inbound")
     return {"key": draft["key"][:200], "kind": draft["kind"], "to": draft["to"],
             "user_id": user.pk if user is not None else None,
-            "subject": draft["subject"][:255], "body_text": compose.wrap(draft["text"]),
+            "subject": draft["subject"][:255], "body_text": compose.wrap(draft["text"], draft.get("verbatim", ())),
             "body_html": draft.get("html", ""), "headers": draft.get("headers") or {},
             "reply_to": draft.get("reply_to", ""),
             "message_id": draft.get("message_id") or outbox.new_message_id(),
@@ -232,7 +237,9 @@ def _set_aside(row: InboundMessage | mailrows.Recorded, mail: mime.Mail) -> Resu
     return Result(Outcome.ERROR, mail.message_id, row.pk, detail=detail)
 
 
-def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _Verdict:
+def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
+            facts: dict[str, str]) -> _Verdict:
+    """What the mail does; `facts["digest"]` is set to its body digest (`replay`)."""
     with timer("authenticate"):
         loop = mime.loop_reason(mail, envelope)
         if loop:
@@ -253,9 +260,12 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
         # posted: its address is then unknown to `route`, and the mail dropped in `process`)
         gm = None if auto else press.gm_reply(mail, text, forged=forged)
         if gm is not None:
+            facts["digest"] = gm.digest
             return _Verdict(gm.outcome, gm.detail, context=gm.context, draft=gm.draft)
+        facts["digest"] = digest = replay.digest(mail.sender, text)
         try:
-            found = route(mail.recipients, text, replies.reply_facts(mail.sender))
+            found = route(mail.recipients, text,
+                          [*replies.reply_facts(mail.sender), replay.extra(digest)])
         except RouteError as exc:
             return _Verdict(exc.outcome, exc.message, context={"message": exc.message})
         seat = found.seat
@@ -266,6 +276,9 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
             return _Verdict(Outcome.WRONG_SENDER, f"From {mail.sender} forged for {seat} "
                             f"(Authentication-Results: {forged})", seat,
                             context={"sender": mail.sender, "forged": forged})
+        if digest and getattr(seat, "replayed", None):
+            return _Verdict(Outcome.DUPLICATE, "same sender and text as a mail that took "
+                            "effect this turn: not read again", seat)
         thread = thread_of(mail, seat)
         if thread.press_id is not None and no_text is None:
             if auto:
@@ -317,7 +330,8 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer) -> _V
                 "errors": errors, "accepted": exc.accepted, "rest": stripped.rest,
                 "skipped": trimmed.skipped, "previous": _current(game, seat)})
         except LateOrders as exc:
-            return _Verdict(Outcome.LATE, exc.message, seat, context={"message": exc.message})
+            return _Verdict(Outcome.LATE, exc.message, seat,
+                            context={"message": exc.message, **_open_turn(game, seat)})
         except ActionError as exc:
             return _Verdict(Outcome.REFUSED, exc.message, seat,
                             context={"message": exc.message})
@@ -389,6 +403,20 @@ def thread_of(mail: mime.Mail, seat: Seat) -> Thread:
                 return Thread(press_id=press_id if mine else None)
             return Thread(turn_number=number if game_id == seat.game_id else None)
     return Thread()
+
+
+def _open_turn(game: Game, seat: Seat) -> dict[str, Any]:
+    """For a refusal of orders for a closed turn: the turn open now, whether the seat
+    owes orders in it and the orders already in for it (the reply names them and the
+    deadline, not only what stood for the closed turn)."""
+    turn = game.current_turn()
+    if turn is None or turn.status != turn.Status.OPEN:
+        return {}
+    sub = actions.latest_submission(turn, seat)
+    if sub is not None and sub.withdrawn:
+        sub = None
+    return {"open_turn": turn, "owes": seat.name in turn.owing, "open_sub": sub,
+            "open_orders": Orders.from_json(sub.orders).text.splitlines() if sub else []}
 
 
 def _current(game: Game, seat: Seat) -> Submission | None:

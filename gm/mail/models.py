@@ -31,6 +31,7 @@ class Outcome(models.TextChoices):
     LOOP = "loop", "automatic or list mail, ignored"
     ERROR = "error", "failed every attempt; kept for the operator"
     PRESS = "press", "reply to press, posted as a private message"
+    DUPLICATE = "duplicate", "same sender and text as a mail read this turn, not read again"
 
 
 class InboundMessage(models.Model):
@@ -54,6 +55,9 @@ class InboundMessage(models.Model):
                                         help_text="Why no reply was sent, if none was.")
     received = models.DateTimeField(auto_now_add=True)
     processed = models.DateTimeField(null=True, blank=True)
+    body_digest = models.CharField(
+        max_length=64, blank=True, db_index=True,
+        help_text="SHA-256 of sender and text of a mail that took effect (gm.mail.replay).")
 
     class Meta:
         ordering = ["-received", "-id"]

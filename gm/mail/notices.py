@@ -85,7 +85,9 @@ class Mailing:
         text = compose.wrap(text, set(ctx["report_text"].split("\n"))
                             if ctx.get("report_text") else ())
         if html:
-            html += (f'<hr><p style="font-size:small">Reply to this mail to send orders. '
+            reply = "The game is over. " if ctx.get("over") else \
+                "Reply to this mail to send orders. "
+            html += (f'<hr><p style="font-size:small">{reply}'
                      f'<a href="{unsubscribe}">Stop {label}</a>.</p>')
         self.rows.append(Outbox(
             key=key, kind=kind, user=user, to=user.email,
@@ -237,7 +239,9 @@ def _turn_published(mailing: Mailing, pk: int) -> None:
             texts[report.pk] = plaintext.render(report.markdown)
         mailing.add(Kind.REPORT, f"report:{record.pk}:{seat.pk}", seat,
                     f"[{title}] report for turn {record.number}",
-                    "report.txt", {"record": record, "report_text": texts[report.pk]},
+                    "report.txt", {"record": record, "report_text": texts[report.pk],
+                                   # the last report: no "reply to send orders" any more
+                                   "over": game.status == Game.Status.FINISHED},
                     html=report.html)
 
 
@@ -249,7 +253,19 @@ def _game_finished(mailing: Mailing, pk: int) -> None:
     for seat in mailing.seats(game):
         mailing.add(Kind.GAME_OVER, f"game_over:{game.pk}:{seat.pk}", seat,
                     f"[{title}] game over", "game_over.txt",
-                    {"result": game.result or {}, "secret": game.secret})
+                    {"result": game.result or {}, "secret": game.secret,
+                     "winners": _winners(game.result or {})})
+
+
+def _winners(result: dict[str, Any]) -> str:
+    """The winners in words, said only when the engine's summary is empty (the summary
+    names them already: the mail said the result twice)."""
+    names = [str(w) for w in result.get("winners") or []]
+    if not names:
+        return ""
+    if len(names) == 1:
+        return f"The winner: {names[0]}."
+    return f"The winners: {', '.join(names[:-1])} and {names[-1]}."
 
 
 _COMPOSERS = {Notice.Kind.TURN_PUBLISHED: _turn_published,

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import UTC as dt_utc
 from datetime import timedelta
-from email.utils import make_msgid
+from email.utils import format_datetime, make_msgid
 from typing import Any
 
 from django.conf import settings
@@ -52,12 +53,13 @@ def new_message_id() -> str:
 def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str = "",
             user=None, reply_to: str = "", headers: dict[str, str] | None = None,
             inbound=None, message_id: str | None = None, turn=None,
-            key_is_locked: bool = False) -> Outbox | None:
+            key_is_locked: bool = False, wake: bool = True) -> Outbox | None:
     """Write one outbound mail unless its key exists; deliver it after commit.
 
     Returns the new row, or None when this (event, recipient) was already queued.
     `key_is_locked`: the caller holds a lock under which the key cannot exist yet (the
     inbound pipeline's reply, written after its row's claim), so no savepoint is spent.
+    `wake=False`: no wake-up; the periodic `deliver_pending` sends it (a held press mail).
     """
     try:
         with transaction.atomic(savepoint=not key_is_locked):
@@ -66,7 +68,8 @@ def enqueue(*, key: str, kind: str, to: str, subject: str, text: str, html: str 
                 body_text=compose.wrap(text), body_html=html, headers=headers or {},
                 reply_to=reply_to,
                 message_id=message_id or new_message_id(), inbound=inbound, turn=turn))
-            transaction.on_commit(lambda: _queue(row.pk), robust=True)
+            if wake:
+                transaction.on_commit(lambda: _queue(row.pk), robust=True)
     except IntegrityError:  # this (event, recipient) was queued before
         return None
     return row
@@ -116,7 +119,11 @@ class _BuiltOnce(EmailMultiAlternatives):
 
 
 def build(row: Outbox, connection=None) -> EmailMultiAlternatives:
-    headers: dict[str, Any] = {"Message-ID": row.message_id, **row.headers}
+    # Date in UTC as "+0000": Django's default (email.utils.formatdate) writes "-0000",
+    # which RFC 5322 reads as "the zone is unknown" (issue 28).
+    headers: dict[str, Any] = {"Message-ID": row.message_id,
+                               "Date": format_datetime(timezone.now().astimezone(dt_utc)),
+                               **row.headers}
     mail = _BuiltOnce(
         subject=row.subject, body=row.body_text, from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to], reply_to=[row.reply_to] if row.reply_to else None, headers=headers,

@@ -111,6 +111,7 @@ class GMReply:
     detail: str
     context: dict[str, Any] = field(default_factory=dict)
     draft: Callable[..., tuple[dict[str, Any] | None, str]] | None = None
+    digest: str = ""  # of a mail that posted press: a replay of it is refused (replay)
 
 
 def gm_reply(mail: Mail, text: str | None, *, forged: str = "") -> GMReply | None:
@@ -158,6 +159,16 @@ def gm_reply(mail: Mail, text: str | None, *, forged: str = "") -> GMReply | Non
                        draft=_draft_receipt)
     stripped = strip_reply(text, later_quote_ends=False)  # interleaved answers are press
     context["rest"] = stripped.rest
+    from . import replay
+
+    digest = replay.digest(f"{sender} {tokens[0]}", text)
+    if digest and replay.posted_this_turn(digest, game):
+        why = (f"the same text from you was already posted to {original.sender} this turn, "
+               "so it was not posted again (a copy of an earlier mail, sent again by a mail "
+               "program, or by someone else); to post it again on purpose, change anything "
+               "in it")
+        return GMReply(Outcome.REFUSED, f"duplicate: {why}", {**context, "message": why},
+                       draft=_draft_receipt)
     seats = list(game.seats.order_by("id").values_list("name", flat=True))
     try:
         message = talk.post(game, user, GM_END, original.sender,
@@ -167,7 +178,7 @@ def gm_reply(mail: Mail, text: str | None, *, forged: str = "") -> GMReply | Non
                        draft=_draft_receipt)
     return GMReply(Outcome.PRESS, f"press {message.pk} from GM (user {user.pk}) to "
                    f"{original.sender}", {**context, "press": message},
-                   draft=_draft_receipt)
+                   draft=_draft_receipt, digest=digest)
 
 
 def _draft_receipt(row, mail: Mail, outcome: str, seat, context: dict[str, Any]
@@ -191,7 +202,8 @@ def _draft_receipt(row, mail: Mail, outcome: str, seat, context: dict[str, Any]
     game = context.get("game")
     ctx = {**context, "outcome": outcome, "seat": None, "game": game,
            "game_url": compose.game_url(game) if game is not None else "",
-           "rest_lines": replies._quote(context.get("rest", "")), "skipped": []}
+           "rest_lines": replies._quote(context.get("rest", ""),
+                                         hide_quotes=outcome == Outcome.PRESS), "skipped": []}
     if context.get("press") is not None:
         ctx["press_lines"] = context["press"].markdown.splitlines()
     text = compose.render("reply.txt", ctx)

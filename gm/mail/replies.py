@@ -46,6 +46,7 @@ _SUBJECTS = {
     Outcome.NO_TEXT: "no readable text",
     Outcome.TOO_LARGE: "message too large",
     Outcome.PRESS: "private message posted",
+    Outcome.DUPLICATE: "duplicate: not read again",
 }
 
 
@@ -177,7 +178,8 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     prev = context.get("previous")
     if prev is not None:
         ctx["previous_orders"] = Orders.from_json(prev.orders).text.splitlines()
-    ctx["rest_lines"] = _quote(context.get("rest", ""))
+    ctx["rest_lines"] = _quote(context.get("rest", ""),
+                               hide_quotes=outcome in (Outcome.ACCEPTED, Outcome.PRESS))
     ctx["skipped"] = context.get("skipped") or []
     text = accepted_text(ctx) if outcome == Outcome.ACCEPTED else None
     if text is None:
@@ -197,7 +199,13 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     else:
         subject = f"Re: {reply_subject(mail.subject)} [{label}]"
     reply_to = seat.reply_address if seat is not None and not notice else ""
+    # Echoed orders are never re-wrapped: pasted back, a wrapped order would be two
+    # lines (two orders, or a continuation read as a "> " quote).
+    echoed = [*(ctx.get("orders") or ()), *(ctx.get("previous_orders") or ()),
+              *(str(line) for line in context.get("accepted") or ()),
+              *(context.get("open_orders") or ())]
     return dict(
+        verbatim=frozenset(f"    {line}" for line in echoed),
         key=f"reply:{row.pk}", kind=Kind.RECEIPT, to=to, user=user,
         subject=compose.header_value(subject, 255), text=text, headers=headers,
         reply_to=reply_to, inbound=row,
@@ -256,8 +264,49 @@ def accepted_text(ctx: dict[str, Any]) -> str | None:
     return "".join(out).strip() + "\n"
 
 
-def _quote(rest: str, limit: int = 15) -> list[str]:
-    lines = [line for line in (rest or "").strip().split("\n")]
+def _without_quotes(lines: list[str]) -> tuple[list[str], int]:
+    """(`lines` less every "> " quote and the attribution lines right above each, how
+    many quoted lines were left out)."""
+    from .bodytext import _ADDRESS_ATTRIBUTION, _ATTRIBUTION, _ATTRIBUTION_START
+
+    kept: list[str] = []
+    quoted = 0
+    for line in lines:
+        if line.lstrip().startswith(">"):
+            quoted += 1
+            # the attribution above the quote ("On ..., GM <...> wrote:", up to 3 lines)
+            back = len(kept)
+            while back > 0 and not kept[back - 1].strip():
+                back -= 1
+            for size in (3, 2, 1):  # a wrapped attribution: its first line says so
+                group = kept[back - size:back] if back >= size else []
+                head = " ".join(x.strip() for x in group)
+                if head and (size == 1 or _ATTRIBUTION_START.match(group[0])) and (
+                        _ATTRIBUTION.match(head) or _ADDRESS_ATTRIBUTION.match(head)):
+                    del kept[back - size:]
+                    break
+            continue
+        if quoted and kept and not line.strip() and not kept[-1].strip():
+            continue  # blank lines left where a quote was
+        kept.append(line)
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    return kept, quoted
+
+
+def _quote(rest: str, limit: int = 15, *, hide_quotes: bool = False) -> list[str]:
+    """The text that was not read, to list back. `hide_quotes` (a receipt: what was sent
+    took effect): only the player's own lines (a signature, words after END); a quoted
+    earlier mail (our notice, most often) and its "On ... wrote:" line are not echoed
+    back to its reader, only counted on one line. Otherwise (nothing was read) all of
+    it, so the player sees what was taken for a quote."""
+    lines = (rest or "").strip().split("\n")
+    lines, quoted = _without_quotes(lines) if hide_quotes else (lines, 0)
+    if quoted:
+        while lines and not lines[-1].strip():
+            lines.pop()
+        lines.append(f"[{quoted} quoted line{'s' if quoted != 1 else ''} of an earlier "
+                     "mail, not shown]")
     if not any(line.strip() for line in lines):
         return []
     shown = lines[:limit]

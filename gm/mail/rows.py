@@ -119,11 +119,14 @@ def _record_sql(asynchronous: bool) -> str:
             f"ON CONFLICT ({qn('message_id')}) DO NOTHING RETURNING {qn('id')}{also}")
 
 
-_CLAIM_SET = ("outcome", "detail", "seat_id", "submission_id", "reply_suppressed", "processed")
+_CLAIM_SET = ("outcome", "detail", "seat_id", "submission_id", "reply_suppressed", "processed",
+              "body_digest")
 
 
 def _claim_params(pk: int, outcome: dict[str, Any], conn) -> list[Any]:
-    params = [_INBOUND.prepare(name, outcome[name], conn) for name in _CLAIM_SET]
+    # body_digest may be left out (no digest: "")
+    params = [_INBOUND.prepare(name, outcome[name] if name != "body_digest"
+                               else outcome.get(name, ""), conn) for name in _CLAIM_SET]
     return [*params, pk, str(Outcome.RECEIVED)]
 
 

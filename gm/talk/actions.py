@@ -8,7 +8,7 @@ or to the GM) and a GM (to a seat). Nothing here reveals game state.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -17,13 +17,38 @@ from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from gm.play.errors import ActionError, NotAllowed
+from gm.play.limits import RateLimited
 from gm.play.models import Game, Post, Seat
 from gm.play.rendering import render_markdown
 
 from .models import GM_END, LastSeen, Message
 
 log = logging.getLogger(__name__)
-MAX_CHARS = 20000
+MAX_CHARS = 20000  # the default of GM_PRESS_MAX_CHARS
+
+
+def limits() -> tuple[int, int, int]:
+    """(characters per message, messages per window, window seconds) per sending end."""
+    return (int(getattr(settings, "GM_PRESS_MAX_CHARS", MAX_CHARS)),
+            int(getattr(settings, "GM_PRESS_LIMIT", 10)),
+            int(getattr(settings, "GM_PRESS_WINDOW", 300)))
+
+
+def check_rate(game: Game, mine: str) -> None:
+    """At most GM_PRESS_LIMIT messages from one end (a seat, or the GM) of a game per
+    GM_PRESS_WINDOW seconds, counted in the database (every process and path alike: web
+    form and mail); a 429 with the wait, like the other limits (gm.play.limits)."""
+    _chars, limit, window = limits()
+    now = timezone.now()
+    recent = list(Message.objects.filter(game=game, sender=mine,
+                                         created__gte=now - timedelta(seconds=window))
+                  .order_by("-created").values_list("created", flat=True)[:limit])
+    if len(recent) >= limit:
+        wait = max(1, int((recent[-1] + timedelta(seconds=window) - now).total_seconds()) + 1)
+        raise RateLimited(f"you sent {limit} private messages in this game within "
+                          f"{max(1, window // 60)} minutes, the most allowed; wait "
+                          f"{wait} seconds and send again (or put it all in one message)",
+                          retry_after=wait)
 
 
 def my_end(game: Game, user) -> str | None:
@@ -80,11 +105,13 @@ def post(game: Game, author, mine: str, recipient: str, text: str,
     """The one place press is checked, stored and mailed (web and mail alike)."""
     if not text.strip():
         raise ActionError("a message cannot be empty")
-    if len(text) > MAX_CHARS:
-        raise ActionError(f"a message can be at most {MAX_CHARS} characters")
+    max_chars = limits()[0]
+    if len(text) > max_chars:
+        raise ActionError(f"a message can be at most {max_chars} characters")
     if recipient not in allowed:
         raise ActionError(f"you cannot write to {recipient!r}; choose one of: "
                           f"{', '.join(allowed) or 'nobody'}")
+    check_rate(game, mine)
     turn = game.current_turn()
     message = Message.objects.create(
         game=game, author=author, sender=mine, recipient=recipient, markdown=text,
@@ -117,7 +144,6 @@ def _notify(game: Game, message: Message) -> None:
         seat = game.seats.filter(name=message.recipient).select_related("user").first()
         users = [seat.user] if seat and seat.user else []
     link = f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/#press"
-    title = compose.header_value(game.title, 120)
     from gm.mail.notices import notify_gate
     gate = notify_gate()  # gm.notify: the reader's budget (digest, quiet hours, channel)
     for user in users:
@@ -131,16 +157,85 @@ def _notify(game: Game, message: Message) -> None:
         as_gm = " as GM" if seat is None else ""
         how = (f"Reply to this mail to answer {message.sender} privately{as_gm} (write "
                f"above the quote), or answer on the game page: {link}")
+        earlier = _recent_press_mail(game, message, user)
+        pending = [row for row in earlier if row[1] == outbox_status_pending()]
+        if pending and _fold(game, message, pending[0], how, unsubscribe):
+            continue
         outbox.enqueue(
             key=press_key(message.pk, user.pk), kind=Kind.PRESS, to=user.email, user=user,
-            subject=compose.header_value(f"[{title}] press from {message.sender}"),
+            subject=_press_subject(game, message.sender, 1),
             headers=headers, reply_to=seat.reply_address if seat is not None
             else press.gm_reply_address(message.pk, user.pk),
-            text=(f"{message.sender} writes to {message.recipient} in {game.title}:\n\n"
-                  f"{message.markdown}\n\n{how}\n"
-                  + compose.footer(Kind.PRESS.label, unsubscribe)))
+            text=_press_text(game, [message], how, unsubscribe),
+            # A burst: the first mail went out just now; this one waits for the periodic
+            # delivery (a minute) and what follows meanwhile is folded into it.
+            wake=not earlier)
     if gate is not None:
         gate.flush()
+
+
+def outbox_status_pending() -> str:
+    from gm.mail.models import Outbox
+
+    return Outbox.Status.PENDING
+
+
+def _press_subject(game: Game, sender: str, count: int) -> str:
+    from gm.mail import compose
+
+    title = compose.header_value(game.title, 120)
+    what = "press" if count == 1 else f"{count} press messages"
+    return compose.header_value(f"[{title}] {what} from {sender}")
+
+
+def _press_text(game: Game, messages: list[Message], how: str, unsubscribe: str) -> str:
+    from gm.mail import compose
+    from gm.mail.models import Kind
+
+    first = messages[0]
+    head = f"{first.sender} writes to {first.recipient} in {game.title}"
+    if len(messages) == 1:
+        body = f"{head}:\n\n{first.markdown}"
+    else:
+        body = f"{head} ({len(messages)} messages, oldest first):" + "".join(
+            f"\n\n--- {i} of {len(messages)} ---\n\n{m.markdown}"
+            for i, m in enumerate(messages, 1))
+    return f"{body}\n\n{how}\n" + compose.footer(Kind.PRESS.label, unsubscribe)
+
+
+def _recent_press_mail(game: Game, message: Message, user) -> list[tuple[int, str, int]]:
+    """(outbox id, status, first message id) of the press mails to `user` of the last
+    GM_PRESS_FOLD_SECONDS from the same sender to the same end in this game, newest first."""
+    from gm.mail import press
+    from gm.mail.models import Kind, Outbox
+
+    since = timezone.now() - timedelta(seconds=int(getattr(settings, "GM_PRESS_FOLD_SECONDS",
+                                                           300)))
+    rows = list(Outbox.objects.filter(to=user.email, kind=Kind.PRESS, user=user,
+                                      created__gte=since)
+                .order_by("-created", "-id").values_list("pk", "status", "key")[:50])
+    firsts = {pk: press.message_of_key(key) for pk, _status, key in rows}
+    same = set(Message.objects.filter(
+        pk__in=[m for m in firsts.values() if m is not None], game=game,
+        sender=message.sender, recipient=message.recipient).values_list("pk", flat=True))
+    return [(pk, status, firsts[pk]) for pk, status, _key in rows if firsts[pk] in same]
+
+
+def _fold(game: Game, message: Message, row: tuple[int, str, int], how: str,
+          unsubscribe: str) -> bool:
+    """Fold `message` into the press mail `row` that has not gone out yet: its text is
+    written again with every message from its first to this one. False when it went out
+    meanwhile (the caller then queues a mail of its own)."""
+    from gm.mail import compose
+    from gm.mail.models import Outbox
+
+    pk, _status, first = row
+    messages = list(Message.objects.filter(game=game, sender=message.sender,
+                                           recipient=message.recipient, pk__gte=first,
+                                           pk__lte=message.pk).order_by("pk"))
+    return bool(Outbox.objects.filter(pk=pk, status=Outbox.Status.PENDING).update(
+        subject=_press_subject(game, message.sender, len(messages)),
+        body_text=compose.wrap(_press_text(game, messages, how, unsubscribe))))
 
 
 # --- unread markers --------------------------------------------------------------------

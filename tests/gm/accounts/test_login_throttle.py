@@ -31,11 +31,30 @@ def test_forty_wrong_passwords_then_the_right_one_is_refused_on_the_web(client, 
         assert _web_login(client, "alice", RIGHT).status_code == 302
 
 
-def test_the_account_is_throttled_from_any_address(client, players, settings):
+def test_a_strangers_wrong_passwords_do_not_lock_the_player_out(client, players, settings,
+                                                                monkeypatch):
+    """Usernames are public: ten wrong passwords from another address (or from many)
+    lock that address, never the player (issue 29), on the web and the API."""
+    from gm.accounts.views import TokenRateThrottle
+    monkeypatch.setattr(TokenRateThrottle, "get_rate", lambda self: "1000/min")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _web_login(client, "bob", "wrong", ip="10.6.6.6")
     for i in range(settings.AXES_FAILURE_LIMIT):
         _web_login(client, "bob", "wrong", ip=f"10.0.0.{i + 1}")
-    assert _web_login(client, "bob", RIGHT, ip="10.9.9.9").status_code == 429
-    assert _web_login(client, "carol", RIGHT, ip="10.9.9.9").status_code == 302
+        APIClient(REMOTE_ADDR=f"10.0.1.{i + 1}").post(
+            "/api/token/", {"username": "bob", "password": "wrong"})
+    assert _web_login(client, "bob", RIGHT, ip="10.6.6.6").status_code == 429  # the stranger
+    assert _web_login(client, "bob", RIGHT, ip="10.9.9.9").status_code == 302  # the player
+    token = APIClient(REMOTE_ADDR="10.9.9.9").post("/api/token/",
+                                                  {"username": "bob", "password": RIGHT})
+    assert token.status_code == 200 and token.json()["token"]
+
+
+def test_the_account_is_throttled_from_one_address(client, players, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _web_login(client, "bob", "wrong", ip="10.0.0.1")
+    assert _web_login(client, "bob", RIGHT, ip="10.0.0.1").status_code == 429
+    assert _web_login(client, "carol", RIGHT, ip="10.0.0.2").status_code == 302
 
 
 def test_the_address_is_throttled_across_accounts(client, players, settings):

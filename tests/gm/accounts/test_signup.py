@@ -392,3 +392,22 @@ def test_an_expired_link_offers_to_sign_up_again_for_the_same_page(client):
     with time_machine.travel("2099-01-01", tick=False):
         page = client.get(link).content.decode()
     assert 'href="/signup/?next=/games/1/invite/"' in page
+
+
+@pytest.mark.parametrize("lookalike", ["аlice",  # Cyrillic а
+                                       "ALİCE",  # dotted capital I
+                                       "alicе",  # Cyrillic е
+                                       "αlice",  # Greek alpha
+                                       "a1ice", "ålice"])
+def test_a_name_that_looks_like_an_existing_player_is_refused(make_user, lookalike):
+    """Issue 29: usernames are how players tell each other apart."""
+    make_user("alice")
+    client = Client()
+    _signup(client, lookalike, "new@example.org")
+    link = _link(mail.outbox[-1])
+    refused = _finish(client, link, lookalike)
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert "looks like the existing player alice" in page
+    assert not User.objects.filter(email="new@example.org").exists()
+    assert _finish(client, link, "alicia").status_code == 302  # a name of its own is fine

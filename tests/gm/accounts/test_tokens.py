@@ -80,3 +80,31 @@ def test_a_malformed_authorization_header_is_a_clear_401(players):
     api.credentials(HTTP_AUTHORIZATION="Token two parts")
     response = api.post("/api/games/", {}, format="json")
     assert response.status_code == 401 and "one key" in response.json()["detail"]
+
+
+def test_a_password_reset_revokes_every_api_token(players):
+    """Issue 29: sessions end at a reset, and so do the tokens (up to 90 days otherwise)."""
+    import re
+
+    from django.core import mail
+    from django.test import Client
+
+    alice = players[0]
+    api = APIClient()
+    key = api.post("/api/token/", {"username": "alice", "password": "pw-for-tests-1"}
+                   ).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get("/api/games/?mine=1").status_code == 200
+    assert api.post("/api/games/", {"ruleset": "tally", "title": "x"},
+                    format="json").status_code != 401
+    client = Client()
+    client.post("/password-reset/", {"email": alice.email})
+    link = re.search(r"https?://[^/\s]+(/password-reset/\S+)", mail.outbox[-1].body).group(1)
+    chosen = client.get(link, follow=True)
+    new = "a-new-pass-phrase-9"
+    done = client.post(chosen.redirect_chain[-1][0], {"new_password1": new,
+                                                      "new_password2": new})
+    assert done.status_code == 302
+    refused = api.post("/api/games/", {"ruleset": "tally", "title": "y"}, format="json")
+    assert refused.status_code == 401
+    assert not ApiToken.objects.filter(user=alice).exists()

@@ -97,7 +97,9 @@ def test_a_mail_naming_no_closed_turn_is_read_for_the_open_turn(tally_game, feed
     _turn_2(tally_game, on_commit)
     other = "<something@other.example>"
     for i, extra in enumerate(({}, {"In-Reply-To": other, "References": other})):
-        result = feed(shapes.plain("ADD 1", sender=p1.user.email, to=p1.reply_address,
+        # a text of its own each time (the same text again this turn is a duplicate)
+        result = feed(shapes.plain(f"ADD {i + 1}", sender=p1.user.email,
+                                   to=p1.reply_address,
                                    message_id=f"<open-{i}@client.example>", extra=extra))
         assert result.outcome == Outcome.ACCEPTED
         assert Submission.objects.get(pk=result.submission_id).turn.number == 2

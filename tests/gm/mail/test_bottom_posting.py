@@ -49,10 +49,13 @@ def test_reply_below_the_quote_is_read(tally_game, feed, mailoutbox, shape):
     assert _items(tally_game, "P1") == [{"order": {"op": "add", "n": 3}}]
     reply = mailoutbox[-1].body
     assert "    ADD 3\n" in reply
-    # the greeting and sign-off are listed back; the quote is listed as not read
+    # the greeting and sign-off are listed back; the quote of our own notice is counted
+    # as not read, not echoed back line by line (issue 28)
     assert "    > Hi GM,\n" in reply
     assert "Not read (after END, your signature, quoted or forwarded text)" in reply
-    assert "Example: ADD 2" in reply.split("Not read (after END")[1]
+    not_read = reply.split("Not read (after END")[1]
+    assert "quoted lines of an earlier mail, not shown]" in not_read
+    assert "Example: ADD 2" not in not_read and "wrote:" not in not_read
 
 
 @pytest.mark.parametrize("shape", ["thunderbird-plain", "mutt-flowed", "apple-mail",
@@ -84,9 +87,12 @@ def test_interleaved_reply_reads_the_first_block_and_stops_at_the_next_quote(
     assert _items(tally_game, "P1") == [{"order": {"op": "add", "n": 3}}]
     reply = mailoutbox[-1].body
     not_read = reply.split("Not read (after END, your signature, quoted or forwarded text)")[1]
-    # what came after the second quote is listed back first, then the quote above
-    assert not_read.index("> Example: ADD 2") < not_read.index("ADD 1 is what I meant")
-    assert not_read.index("ADD 1 is what I meant") < not_read.index("You play seat P1.")
+    # the player's own words after the second quote are listed back; the quotes of our
+    # notice (and its "On ... wrote:" line) only counted (issue 28)
+    assert "    > ADD 1 is what I meant above, not 2\n" in not_read
+    assert "[3 quoted lines of an earlier mail, not shown]" in not_read
+    assert "Example: ADD 2" not in not_read and "You play seat P1." not in not_read
+    assert "wrote:" not in not_read
 
 
 @pytest.mark.parametrize("path", ["pipe", "smtp"])

@@ -64,13 +64,16 @@ CASES = [
     Case("gmail-android-wrapped-attribution", "combat_dice", Outcome.ACCEPTED,
          ["EQUIP FLAIL, LARGE SHIELD, MEDIUM ARMOR"]),
     # the attribution glued to the last order line (no blank line between them): the
-    # orders above it are read, the quote below it is not
+    # orders above it are read, the quote below it is not; the receipt counts the quote
+    # of our notice and its attribution, it does not echo them (issue 28)
     Case("gmail-plain-glued-attribution", "combat_dice", Outcome.ACCEPTED,
          ["EQUIP SWORD, MEDIUM SHIELD, LIGHT ARMOR", "STANDING IF HP < 5 THEN YIELD"],
-         reply=["> On Tue, 1 Dec 2026 at 10:00, GM", "> Example: EQUIP SWORD"]),
+         reply=["quoted lines of an earlier mail, not shown]"],
+         not_in_reply=["On Tue, 1 Dec 2026 at 10:00, GM", "Example: EQUIP SWORD"]),
     Case("gmail-android-glued-wrapped-attribution", "dungeonquest", Outcome.ACCEPTED,
          ["MOVE EAST", "IF TRAP THEN RETREAT"], turn=2,
-         reply=["> On Tue, 1 Dec 2026, 16:00 Game Master of the Dungeon, <"]),
+         reply=["> [3 quoted lines of an earlier mail, not shown]"],
+         not_in_reply=["Game Master of the Dungeon", "turn 2 is open."]),
     Case("gmail-forward-inline", "duelists", Outcome.EMPTY,
          reply=["No orders found: forwarded mail is not read as orders"]),
     Case("gmail-vacation-autoreply", "combat_dice", Outcome.LOOP, answered=False),

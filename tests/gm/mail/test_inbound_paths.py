@@ -158,6 +158,7 @@ def _mailgun_post(client, raw: bytes, recipient: str, key: str = "mg-signing-key
 def mailgun(settings):
     settings.ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": "mg-signing-key",
                         "WEBHOOK_SECRET": "user:pass"}
+    settings.GM_MAIL_WEBHOOKS = ["mailgun"]  # only enabled webhooks exist (webhook_gate)
 
 
 def test_mailgun_webhook_reaches_the_pipeline(tally_game, client, mailgun, on_commit):

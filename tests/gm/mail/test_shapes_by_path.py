@@ -52,6 +52,7 @@ def _webhook(raw, rcpt, client, monkeypatch):
     from django.conf import settings
 
     settings.ANYMAIL = {"MAILGUN_WEBHOOK_SIGNING_KEY": "k", "WEBHOOK_SECRET": "user:pass"}
+    monkeypatch.setattr(settings, "GM_MAIL_WEBHOOKS", ["mailgun"], raising=False)
     timestamp, token = str(int(time.time())), "t" + hashlib.md5(raw).hexdigest()
     sig = hmac.new(b"k", f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
     response = client.post("/mail/anymail/mailgun/inbound_mime/", {

@@ -45,8 +45,8 @@ def test_demo_seeds_users_and_a_game_per_ruleset(tally_engine):
     from games.core import registry
 
     out = StringIO()
-    call_command("demo", stdout=out)
-    call_command("demo", stdout=StringIO())  # idempotent
+    call_command("demo", "--force", stdout=out)
+    call_command("demo", "--force", stdout=StringIO())  # idempotent
     running = Game.objects.exclude(title="Demo: open table (join me)")
     assert running.count() == len(registry.engines())
     assert all(g.status == "running" for g in running)
@@ -62,7 +62,7 @@ def test_a_newcomer_finds_the_demo_s_open_table_and_joins_it(tally_engine, make_
     game is waiting for players" before), and its invite page seats the newcomer."""
     from django.test import Client
 
-    call_command("demo", stdout=StringIO())
+    call_command("demo", "--force", stdout=StringIO())
     newcomer = make_user("newcomer")
     client = Client()
     client.force_login(newcomer)
@@ -72,3 +72,19 @@ def test_a_newcomer_finds_the_demo_s_open_table_and_joins_it(tally_engine, make_
     assert f'href="/games/{table.pk}/invite/"' in open_cards
     assert client.post(f"/games/{table.pk}/join/").status_code == 302
     assert table.seats.filter(user=newcomer).exists()
+
+
+def test_demo_refuses_without_debug_unless_forced(settings):
+    """Issue 29: the demo's superuser gm / demo-pass-123 never lands on a real site by
+    mistake: without DEBUG=1 (LOCAL_DEV) the command refuses and creates nobody."""
+    from django.contrib.auth import get_user_model
+    from django.core.management.base import CommandError
+
+    settings.LOCAL_DEV, settings.DEBUG = False, False
+    with pytest.raises(CommandError, match="refusing to seed demo users without DEBUG=1"):
+        call_command("demo", stdout=StringIO())
+    assert not get_user_model().objects.filter(username="gm").exists()
+    assert not Game.objects.exists()
+    settings.LOCAL_DEV = True  # `make run` sets DEBUG=1
+    call_command("demo", stdout=StringIO())
+    assert get_user_model().objects.get(username="gm").is_superuser

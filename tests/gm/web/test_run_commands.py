@@ -20,7 +20,7 @@ def test_demo_writes_its_notices_to_files_with_links_to_the_served_address(setti
     settings.VAR_DIR = tmp_path
     settings.SITE_URL = "http://127.0.0.1:9123"
     out = io.StringIO()
-    call_command("demo", stdout=out)
+    call_command("demo", "--force", stdout=out)
     printed = out.getvalue().splitlines() + capsys.readouterr().out.splitlines()
     assert len(printed) <= 12, printed  # a line per demo game, the logins, where mail went
     assert "Demo logins" in out.getvalue()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.test.utils import override_settings
 
@@ -31,7 +31,20 @@ OPEN_TABLE = ("dungeonquest", "Demo: open table (join me)")
 class Command(BaseCommand):
     help = "Create demo users (password demo-pass-123) and a started demo game per ruleset."
 
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--force", action="store_true",
+            help="seed even without DEBUG=1 (the demo users have a published password, "
+                 "and gm is a site admin)")
+
     def handle(self, *args, **opts):
+        if not (getattr(settings, "LOCAL_DEV", False) or settings.DEBUG or opts["force"]):
+            # A superuser "gm" with the password printed in the README, on a real site.
+            raise CommandError(
+                "refusing to seed demo users without DEBUG=1: they include the site admin "
+                f"'gm' with the published password {DEMO_PASSWORD!r}. This looks like a "
+                "production configuration; run `DEBUG=1 manage.py demo` on a development "
+                "copy, or add --force if you really mean it.")
         quiet = contextlib.ExitStack()
         mail_dir = Path(settings.VAR_DIR) / "mail" if hasattr(settings, "VAR_DIR") else None
         if settings.EMAIL_BACKEND.endswith("console.EmailBackend") and mail_dir is not None:
