@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "gm.accounts",
     "axes",
     "gm.talk",
+    "gm.substitutes",  # issue 25: substitutes, seat history, reliability
 ]
 
 MIDDLEWARE = [
