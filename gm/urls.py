@@ -7,9 +7,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("gm.api.urls")),
     path("api/", include("gm.referee.api_urls")),
+    path("api/", include("gm.substitutes.api_urls")),  # issue 25: substitutes
     path("mail/", include("gm.mail.urls")),
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
+    path("", include("gm.substitutes.urls")),  # issue 25: substitutes, seats, profiles
     path("", include("gm.web.urls")),
 ]
 

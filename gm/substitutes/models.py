@@ -49,6 +49,7 @@ class SeatOffer(models.Model):
     class Reason(models.TextChoices):
         CIVIL_DISORDER = "civil_disorder", "in civil disorder"
         LEAVING = "leaving", "its player is leaving"
+        GM = "gm", "offered by the GM"
 
     class Status(models.TextChoices):
         OPEN = "open", "open"

@@ -260,3 +260,16 @@ def my_leave_offer(game: Game, user) -> SeatOffer | None:
     return SeatOffer.objects.filter(game=game, holder=user, seat__user=user,
                                     reason=SeatOffer.Reason.LEAVING,
                                     status__in=SeatOffer.LIVE).first()
+
+
+def gm_offer_seat(game: Game, actor, seat_name: str) -> SeatOffer:
+    """The GM offers a seat to substitutes by hand (e.g. a player who vanished)."""
+    if not game.is_gm(actor):
+        raise NotAllowed("only this game's GM, a co-GM or a site admin can do that")
+    seat = game.seats.filter(name=seat_name).first()
+    if seat is None:
+        raise ActionError(f"this game has no seat {seat_name!r}")
+    offer = offer_seat(seat, SeatOffer.Reason.GM, actor=actor)
+    if offer is None:
+        raise Conflict("only a running game's seats are offered")
+    return offer

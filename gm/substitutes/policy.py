@@ -67,3 +67,16 @@ def describe(policy: GamePolicy) -> str:
 
 def as_json(policy: GamePolicy) -> dict[str, Any]:
     return {name: getattr(policy, name) for name in FIELDS}
+
+
+def set_policy(game: Game, actor, values: dict[str, Any], reason: str = "") -> GamePolicy:
+    """The GM changes the game's seat policy; on the public log."""
+    from gm.play import actions as play
+    from gm.play.errors import NotAllowed
+
+    if not game.is_gm(actor):
+        raise NotAllowed("only this game's GM, a co-GM or a site admin can do that")
+    chosen = store(game, values)
+    play.record_log(game, "seat-policy", f"Seat policy: {describe(chosen)}", actor=actor,
+                    reason=reason, private=as_json(chosen))
+    return chosen
