@@ -5,8 +5,9 @@ PROVIDERS is a registry of callables user -> {count name: int}; the record sums 
 Other apps append theirs (the absence app contributes "vacations_used"). Deadlines are
 counted from the turn records: a seat that owed orders (its name in the turn's decision)
 met the deadline unless the record lists it among the seats that got default orders.
-A player is counted only for the turns opened while they held the seat: the turn open
-when a substitute takes over is theirs to play but does not count against them.
+A player is counted for the turns opened after they took the seat and resolved before
+they left it: the turn open at a hand-over counts for neither (the leaver was gone at its
+deadline, the newcomer came in during it and may have had little time).
 """
 
 from __future__ import annotations
@@ -44,17 +45,18 @@ def deadlines(user) -> dict[str, int]:
     met = missed = 0
     games = {g for g, _s, _f, _t in windows}
     records = (TurnRecord.objects.filter(game_id__in=games, superseded=False)
-               .values_list("game_id", "turn__decision", "defaulted", "turn__opened"))
+               .values_list("game_id", "turn__decision", "defaulted", "turn__opened",
+                            "created"))
     by_game: dict[int, list] = {}
     for row in records:
         by_game.setdefault(row[0], []).append(row)
     for game_id, name, start, end in windows:
-        for _g, decision, defaulted, opened in by_game.get(game_id, ()):
+        for _g, decision, defaulted, opened, resolved in by_game.get(game_id, ()):
             if name not in (decision or {}).get("prompts", {}):
                 continue
             if start is not None and opened < start:
                 continue
-            if end is not None and opened >= end:
+            if end is not None and resolved >= end:
                 continue
             if name in (defaulted or []):
                 missed += 1
