@@ -131,7 +131,8 @@ def gm_offer_seat(request: Request, pk: int) -> Response:
 @action_errors
 def gm_offer(request: Request, pk: int, offer_id: int, what: str) -> Response:
     """approve | refuse | withdraw an offer of this game ({"reason": ...})."""
-    get_object_or_404(SeatOffer, pk=offer_id, game_id=pk)
+    game = get_object_or_404(Game, pk=pk)  # first: an id out of range is a 404, not a 500
+    get_object_or_404(SeatOffer, pk=offer_id, game=game)
     reason = str(request.data.get("reason", "") or "")
     if what == "approve":
         offers.approve(offer_id, request.user, reason)
