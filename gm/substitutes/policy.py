@@ -62,7 +62,8 @@ def describe(policy: GamePolicy) -> str:
                      f"{'' if policy.min_finished == 1 else 's'}")
     if policy.min_met_percent:
         parts.append(f"joining needs {policy.min_met_percent}% of deadlines met")
-    return "; ".join(parts) + "."
+    text = "; ".join(parts) + "."
+    return text[:1].upper() + text[1:]
 
 
 def as_json(policy: GamePolicy) -> dict[str, Any]:

@@ -7,9 +7,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from games.core import registry
+from gm.play import actions as play
 from gm.play.errors import ActionError
 from gm.play.models import Game, LogEntry
 from gm.play.rendering import render_markdown
@@ -173,8 +175,15 @@ def briefing_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("the briefing is for the seat's player")
     parts = [{**p, "html": render_markdown(p["markdown"])}
              for p in briefing.sections(game, seat)]
+    board = None
+    state = play.published_state(game, seat.name)
+    if state is not None:  # the game page's board, drawn from the seat's view only
+        engine = play.engine_for(game)
+        with play.stored_state(game):
+            board = engine.board(play.view_of(game, state, seat.name))
     return render(request, "substitutes/briefing.html", {
-        "game": game, "seat": seat, "parts": parts})
+        "game": game, "seat": seat, "parts": parts,
+        "board": mark_safe(board) if board else None})
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

@@ -55,7 +55,7 @@ def test_volunteer_offer_and_briefing_over_smtp(make_game, make_user, on_commit,
     assert "ADD 3" in text                       # the seat's last orders
     assert "my_secret" in text and '"secret"' not in text
     assert "Turn 4: public report" in text and "Turn 1: public report" not in text
-    assert "http://gm.example/games/%d/briefing/" % game.pk in text
+    assert f"http://gm.example/games/{game.pk}/briefing/" in text
     html = brief.get_body(preferencelist=("html",)).get_content()
     assert "<h2>Your seat now</h2>" in html and "<script" not in html
     # nobody else got a briefing
