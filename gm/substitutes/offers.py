@@ -149,7 +149,7 @@ def accept(offer_id: int, user) -> SeatOffer:
     """The first to accept claims the offer; under the "auto" policy they take the seat
     now, under "gm" it waits for the GM. Refused when someone was first."""
     with transaction.atomic():
-        offer = (SeatOffer.objects.select_for_update().select_related("game", "seat")
+        offer = (SeatOffer.objects.select_for_update(of=("self",)).select_related("game", "seat")
                  .filter(pk=offer_id).first())
         if offer is None:
             raise ActionError("there is no such offer")
@@ -179,7 +179,7 @@ def accept(offer_id: int, user) -> SeatOffer:
 
 
 def _gm_offer(offer_id: int, actor) -> SeatOffer:
-    offer = (SeatOffer.objects.select_for_update().select_related("game", "seat", "taker")
+    offer = (SeatOffer.objects.select_for_update(of=("self",)).select_related("game", "seat", "taker")
              .filter(pk=offer_id).first())
     if offer is None:
         raise ActionError("there is no such offer")
@@ -217,7 +217,7 @@ def refuse(offer_id: int, actor, reason: str = "") -> SeatOffer:
 def withdraw(offer_id: int, actor, reason: str = "") -> SeatOffer:
     """The GM (or the leaving player, for their own request) takes the offer back."""
     with transaction.atomic():
-        offer = (SeatOffer.objects.select_for_update().select_related("game", "seat")
+        offer = (SeatOffer.objects.select_for_update(of=("self",)).select_related("game", "seat")
                  .filter(pk=offer_id).first())
         if offer is None:
             raise ActionError("there is no such offer")
