@@ -23,6 +23,19 @@ from .models import SeatOffer
 ANY = OpenApiResponse(description="JSON object")
 
 
+def _body(request: Request) -> dict[str, Any]:
+    """The request's body as a plain dict (a form's single values), or 400 for anything
+    else (a JSON list, a string, a number)."""
+    data = request.data
+    if hasattr(data, "dict"):
+        return data.dict()
+    if data is None or data == "":
+        return {}
+    if not isinstance(data, dict):
+        raise ActionError("the body is a JSON object")
+    return dict(data)
+
+
 def _offer_json(offer: SeatOffer) -> dict[str, Any]:
     return {"id": offer.pk, "game": offer.game_id, "title": offer.game.title,
             "ruleset": offer.game.ruleset, "seat": offer.seat.name, "reason": offer.reason,
@@ -37,7 +50,7 @@ def _offer_json(offer: SeatOffer) -> dict[str, Any]:
 def volunteer(request: Request) -> Response:
     """The rulesets you volunteer as a substitute for; PUT {"rulesets": [...]} ("*" = any)."""
     if request.method == "PUT":
-        wanted = request.data.get("rulesets", [])
+        wanted = _body(request).get("rulesets", [])
         if not isinstance(wanted, list):
             raise ActionError("rulesets is a list of ruleset names")
         offers.set_volunteer(request.user, wanted)
@@ -66,8 +79,12 @@ def accept(request: Request, offer_id: int) -> Response:
 @permission_classes([permissions.IsAuthenticated])
 @action_errors
 def leave(request: Request, pk: int) -> Response:
-    """Ask to leave: your seat is offered to substitutes; you play it until taken over."""
+    """Ask to leave, with {"confirm": true}: your seat is offered to substitutes; you play
+    it until taken over."""
     game = get_object_or_404(Game, pk=pk)
+    if _body(request).get("confirm") is not True:
+        raise ActionError('send {"confirm": true} to leave: your seat is then offered to '
+                          "substitutes")
     return Response(_offer_json(offers.ask_to_leave(game, request.user)),
                     status=status.HTTP_201_CREATED)
 
@@ -108,7 +125,7 @@ def seat_policy(request: Request, pk: int) -> Response:
     min_met_percent; PUT changes it (GM only; "reason" is shown in the log)."""
     game = get_object_or_404(Game, pk=pk)
     if request.method == "PUT":
-        data = dict(request.data)
+        data = _body(request)
         reason = str(data.pop("reason", "") or "")
         return Response(policy.as_json(policy.set_policy(game, request.user, data, reason)))
     return Response(policy.as_json(policy.policy_of(game)))
@@ -121,7 +138,7 @@ def seat_policy(request: Request, pk: int) -> Response:
 def gm_offer_seat(request: Request, pk: int) -> Response:
     """The GM offers {"seat": name} to substitutes."""
     game = get_object_or_404(Game, pk=pk)
-    offer = offers.gm_offer_seat(game, request.user, str(request.data.get("seat", "")))
+    offer = offers.gm_offer_seat(game, request.user, str(_body(request).get("seat", "")))
     return Response(_offer_json(offer), status=status.HTTP_201_CREATED)
 
 
@@ -133,7 +150,7 @@ def gm_offer(request: Request, pk: int, offer_id: int, what: str) -> Response:
     """approve | refuse | withdraw an offer of this game ({"reason": ...})."""
     game = get_object_or_404(Game, pk=pk)  # first: an id out of range is a 404, not a 500
     get_object_or_404(SeatOffer, pk=offer_id, game=game)
-    reason = str(request.data.get("reason", "") or "")
+    reason = str(_body(request).get("reason", "") or "")
     if what == "approve":
         offers.approve(offer_id, request.user, reason)
     elif what == "refuse":

@@ -86,6 +86,20 @@ PROBES: dict[str, tuple[str, ...]] = {
     "api/games/<int:pk>/disputes/<int:dispute_id>/second-opinion/": ("POST",),
     "api/games/<int:pk>/disputes/<int:dispute_id>/opinion/": ("POST",),
     "api/games/<int:pk>/log/": _API_READ,
+    # --- issue 25: substitutes (gm.substitutes) ---
+    "substitutes/": ("GET",),
+    "games/<int:pk>/leave/": ("GET", "POST"),
+    "games/<int:pk>/seats/": ("GET",),
+    "games/<int:pk>/seats/policy/": ("POST",),
+    "games/<int:pk>/seats/offer/": ("POST",),
+    "games/<int:pk>/briefing/": ("GET",),
+    "api/substitutes/offers/": ("GET", "OPTIONS"),
+    "api/games/<int:pk>/leave/": ("POST",),
+    "api/games/<int:pk>/seats/history/": ("GET", "OPTIONS"),
+    "api/games/<int:pk>/briefing/": ("GET", "OPTIONS"),
+    "api/games/<int:pk>/gm/seat-policy/": ("GET", "POST"),
+    "api/games/<int:pk>/gm/seat-offers/": ("POST",),
+    # --- end issue 25 ---
 }
 
 # The bodies of the POSTs: each is refused for a reader who is not a GM, or is a
@@ -137,6 +151,21 @@ EXCUSED: dict[str, str] = {
     "account/tokens/": _ACCOUNT,
     "account/tokens/<int:token_id>/revoke/": _ACCOUNT,
     "mail/unsubscribe/<str:token>/": _TOKEN,
+    # --- issue 25: substitutes ---
+    "account/substitute/": _ACCOUNT,
+    "api/substitutes/volunteer/": _ACCOUNT,
+    "substitutes/offers/<int:offer_id>/accept/": "POST only: takes an offered seat; no game "
+                                                 "has an offer here (tests/gm/substitutes)",
+    "api/substitutes/offers/<int:offer_id>/accept/": "POST only: takes an offered seat; no "
+                                                     "game has an offer here",
+    "games/<int:pk>/seats/offers/<int:offer_id>/<str:what>/": "GM acts on an offer, refused "
+                                                              "to every other reader",
+    "api/games/<int:pk>/gm/seat-offers/<int:offer_id>/<str:what>/": "GM acts on an offer, "
+                                                                    "refused to others",
+    "players/<str:username>/": "a player's counts over all games (deadlines met, misses), "
+                               "no game's content (tests/gm/substitutes)",
+    "api/players/<str:username>/record/": "the same counts as JSON",
+    # --- end issue 25 ---
 }
 
 

@@ -66,10 +66,13 @@ def test_the_flow_by_api(tally, gm_user, players, make_user, on_commit):
     assert answer.json() == {"rulesets": ["tally"]}
     assert api_erin.put("/api/substitutes/volunteer/", {"rulesets": ["chess"]},
                         content_type="application/json").status_code == 400
+    assert api_bob.post(f"/api/games/{tally.pk}/leave/").status_code == 400  # unconfirmed
     with on_commit():
-        left = api_bob.post(f"/api/games/{tally.pk}/leave/")
+        left = api_bob.post(f"/api/games/{tally.pk}/leave/", {"confirm": True},
+                            content_type="application/json")
     assert left.status_code == 201 and left.json()["reason"] == "leaving"
-    assert api_bob.post(f"/api/games/{tally.pk}/leave/").status_code == 409
+    assert api_bob.post(f"/api/games/{tally.pk}/leave/", {"confirm": True},
+                        content_type="application/json").status_code == 409
     listed = api_erin.get("/api/substitutes/offers/").json()
     assert [(o["seat"], o["approval"]) for o in listed] == [("P2", "gm")]
     offer_id = listed[0]["id"]
