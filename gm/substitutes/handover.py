@@ -100,6 +100,7 @@ def hand_over(game: Game, seat_name: str, new_user, *, actor, how: str,
         if barred:
             raise Conflict(f"{barred}: choose another player for seat {seat.name}")
         old = seat.player_name()
+        old_user = seat.user
         _close_holding(seat, now, "substituted" if how == SeatHolding.How.SUBSTITUTE
                        else reason or "replaced")
         seat.user = new_user
@@ -131,6 +132,11 @@ def hand_over(game: Game, seat_name: str, new_user, *, actor, how: str,
         transaction.on_commit(lambda: signals.notable.send(
             sender=Game, game=game, kind="seat_taken", text=text, users=None, urgent=False,
             url=f"/games/{game.pk}/seats/"), robust=True)
+        from .signals import seat_handed_over
+
+        transaction.on_commit(lambda: seat_handed_over.send(
+            sender=Game, game=game, seat=seat, old_user=old_user, new_user=new_user,
+            how=how), robust=True)
     return seat
 
 

@@ -10,14 +10,17 @@ import pytest
 from gm.play import actions
 from gm.substitutes.models import SeatOffer
 
-from .conftest import LAPTOP, PHONE, login, overflow, screenshot
+from .conftest import LAPTOP, PHONE, axe_violations, login, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _fits(page) -> None:
+    """No sideways scrolling, one h1, and no critical or serious axe-core violation."""
     scroll, inner = overflow(page)
     assert scroll <= inner, f"{page.url} scrolls sideways: {scroll} > {inner}"
+    assert page.locator("h1").count() == 1, page.url
+    assert axe_violations(page) == [], page.url
 
 
 @pytest.mark.parametrize("width", [LAPTOP, PHONE])

@@ -144,9 +144,19 @@ def test_a_leaving_player_may_change_their_mind(tally, players, on_commit):
 
 
 def test_the_gms_replace_is_the_same_hand_over(tally, gm_user, make_user, on_commit):
+    from gm.substitutes.signals import seat_handed_over
+
     erin = make_user("erin")
-    with on_commit():
-        referee.replace_player(tally, gm_user, "bob vanished", "P2", erin)
+    heard = []
+    seat_handed_over.connect(lambda sender, **kw: heard.append(kw), weak=False,
+                             dispatch_uid="test_handed_over")
+    try:
+        with on_commit():
+            referee.replace_player(tally, gm_user, "bob vanished", "P2", erin)
+    finally:
+        seat_handed_over.disconnect(dispatch_uid="test_handed_over")
+    assert [(h["old_user"].username, h["new_user"].username, h["how"]) for h in heard] == [
+        ("bob", "erin", "gm")]
     seat = tally.seats.get(name="P2")
     assert [h["player"] for h in history(seat)] == ["bob", "erin"]
     assert SeatHolding.objects.get(user=erin).how == "gm"
