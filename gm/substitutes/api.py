@@ -142,7 +142,7 @@ def gm_offer_seat(request: Request, pk: int) -> Response:
     return Response(_offer_json(offer), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=None, responses={200: ANY})
+@extend_schema(request=None, responses={200: ANY}, operation_id="games_gm_seat_offer_act")
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 @action_errors
