@@ -108,8 +108,12 @@ def sections(game: Game, seat: Seat, now: datetime | None = None) -> list[dict[s
     now = now or timezone.now()
     out = []
     for section in sorted(SECTIONS, key=lambda s: s.order):
-        with play.stored_state(game):
-            text = section.build(game, seat, now)
+        try:
+            with play.stored_state(game):
+                text = section.build(game, seat, now)
+        except play.StateUnreadable:
+            # a hand-over must not fail for a briefing's part: say so, show the rest
+            text = "This part cannot be shown just now; the game page has it."
         if text:
             out.append({"key": section.key, "title": section.title, "markdown": text})
     return out

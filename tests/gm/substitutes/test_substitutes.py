@@ -232,3 +232,20 @@ def test_seat_history_page_and_gm_controls(tally, gm_user, make_user, on_commit)
 def test_a_players_seat_cannot_be_offered_outside_a_running_game(make_game, players):
     game = make_game("tally", 2, start=False)
     assert offers.offer_seat(game.seats.get(name="P1"), "civil_disorder") is None
+
+
+def test_a_section_that_fails_does_not_stop_the_hand_over(tally, gm_user, make_user,
+                                                          on_commit):
+    def broken(game, seat, now):
+        raise KeyError("engine trouble")
+
+    section = briefing.Section("broken", "Broken", broken, 15)
+    briefing.SECTIONS.append(section)
+    try:
+        with on_commit():
+            referee.replace_player(tally, gm_user, "swap", "P2", make_user("erin"))
+    finally:
+        briefing.SECTIONS.remove(section)
+    mail = Outbox.objects.get(key__startswith="briefing:")
+    assert "This part cannot be shown just now" in mail.body_text
+    assert "## Your seat now" in mail.body_text
