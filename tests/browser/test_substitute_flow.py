@@ -11,6 +11,7 @@ from gm.play import actions
 from gm.substitutes.models import SeatOffer
 
 from .conftest import LAPTOP, PHONE, axe_violations, login, overflow, screenshot
+from .test_every_page import small_print
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,6 +22,8 @@ def _fits(page) -> None:
     assert scroll <= inner, f"{page.url} scrolls sideways: {scroll} > {inner}"
     assert page.locator("h1").count() == 1, page.url
     assert axe_violations(page) == [], page.url
+    if page.viewport_size["width"] == PHONE:
+        assert small_print(page) == [], page.url
 
 
 @pytest.mark.parametrize("width", [LAPTOP, PHONE])
