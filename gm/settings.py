@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "gm.talk",
     "gm.gmadj",  # issue 27: GM-adjudicated games (the adjudication desk)
     "gm.notify",  # issue 26: notifications under one budget per person
+    "gm.substitutes",  # issue 25: substitutes, seat history, reliability
 ]
 
 MIDDLEWARE = [

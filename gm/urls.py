@@ -8,11 +8,13 @@ urlpatterns = [
     path("api/", include("gm.api.urls")),
     path("api/", include("gm.referee.api_urls")),
     path("api/", include("gm.gmadj.api_urls")),  # issue 27: the adjudication desk
+    path("api/", include("gm.substitutes.api_urls")),  # issue 25: substitutes
     path("mail/", include("gm.mail.urls")),
     path("", include("gm.notify.urls")),  # issue 26: notifications (pages and API)
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
     path("", include("gm.gmadj.urls")),  # issue 27: the adjudication desk
+    path("", include("gm.substitutes.urls")),  # issue 25: substitutes, seats, profiles
     path("", include("gm.web.urls")),
 ]
 

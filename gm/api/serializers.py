@@ -20,6 +20,9 @@ class GameCreateSerializer(serializers.Serializer):
     process_early = serializers.BooleanField(default=True)
     hold_for_review = serializers.BooleanField(default=False)
     max_seats = serializers.IntegerField(min_value=0, max_value=64, default=0)
+    # issue 25 (gm.substitutes): {"approval": "gm"|"auto", "free_turns", "min_finished",
+    # "min_met_percent"}
+    seat_policy = serializers.DictField(required=False)
 
 
 class SeatSerializer(serializers.Serializer):

@@ -86,7 +86,14 @@ def games(request: Request) -> Response:
         return Response(s.GameSummarySerializer(qs[:200], many=True).data)
     data = s.GameCreateSerializer(data=request.data)
     data.is_valid(raise_exception=True)
+    # issue 25: the seat policy (gm.substitutes), checked before the game exists
+    from gm.substitutes import policy as seat_policy
+
+    wanted = data.validated_data.pop("seat_policy", None) or {}
+    seat_policy.clean(wanted)
     game = actions.create_game(request.user, **data.validated_data)
+    if wanted:
+        seat_policy.store(game, wanted)
     return Response(summary.game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 

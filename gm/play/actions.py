@@ -181,6 +181,13 @@ def seat_barred(game: Game, user, *, named: bool = False) -> str:
             "take a seat in it")
 
 
+# --- join checks (issue 25) ----------------------------------------------------------------
+# Callables (game, user) -> str: why `user` may not join `game`, or "". Other apps append
+# (gm.substitutes adds the game's minimum reliability record); join_game asks each.
+JOIN_CHECKS: list = []
+# --- end join checks ---------------------------------------------------------------------
+
+
 def join_game(game: Game, user) -> Seat:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
@@ -191,6 +198,10 @@ def join_game(game: Game, user) -> Seat:
             raise Conflict(barred)
         if game.seats.filter(user=user).exists():
             raise Conflict("you already have a seat in this game")
+        for check in JOIN_CHECKS:  # issue 25: e.g. a minimum reliability record
+            why = check(game, user)
+            if why:
+                raise Conflict(why)
         taken = game.seats.count()
         if taken >= seat_capacity(game):
             raise Conflict("every seat is taken")

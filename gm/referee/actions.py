@@ -30,7 +30,7 @@ from games.core.replay import run_setup, secret_rng
 from games.core.types import Orders, OrdersInvalid
 from gm.play import actions as play
 from gm.play.errors import ActionError, Conflict, NotAllowed
-from gm.play.models import Game, LogEntry, Post, Seat, Submission, Turn, TurnRecord, new_token
+from gm.play.models import Game, LogEntry, Post, Seat, Submission, Turn, TurnRecord
 from gm.play.rendering import render_markdown
 
 from . import patching, signals
@@ -764,12 +764,12 @@ def replace_player(game: Game, actor, reason: str, seat_name: str, new_user) -> 
         if barred:
             raise Conflict(f"{barred}: choose another player for seat {seat.name}")
         old = seat.player_name()
-        seat.user = new_user
-        seat.mail_token = new_token()
-        seat.emails = []
-        seat.allow_any_sender = False
-        seat.mode = Seat.Mode.ACTIVE
-        seat.save()
+        # issue 25: one path for every hand-over (seat history, newcomer's time and
+        # briefing); it renews the mail token and clears the extra sender addresses.
+        from gm.substitutes.handover import hand_over
+
+        seat = hand_over(game, seat.name, new_user, actor=actor, how="gm", reason=reason,
+                         log=False)
         log_act(game, "player-replaced", f"Seat {seat.name} is now played by "
                 f"{new_user.username} (was {old}).", actor=actor, reason=reason,
                 private={"seat": seat.name, "old": old, "new": new_user.username})

@@ -48,6 +48,32 @@ class NewGameForm(forms.Form):
                                        label="Resolve as soon as all orders are in")
     hold_for_review = forms.BooleanField(required=False, initial=False, label_suffix="",
                                          label="Hold each resolution for my review")
+    # --- issue 25: seat policy (gm.substitutes.policy) ---
+    seat_approval = forms.ChoiceField(
+        label="A substitute takes a seat", initial="gm", required=False,
+        choices=[("gm", "once I approve"), ("auto", "at once (first to accept)")])
+    seat_free_turns = forms.IntegerField(
+        label="Full turns a newcomer gets before a deadline counts", min_value=0,
+        max_value=5, initial=1, required=False)
+    seat_min_finished = forms.IntegerField(label="Finished games needed to join",
+                                           min_value=0, max_value=1000, initial=0,
+                                           required=False)
+    seat_min_met_percent = forms.IntegerField(label="Deadlines met needed to join (%)",
+                                              min_value=0, max_value=100, initial=0,
+                                              required=False)
+
+    def seat_policy(self) -> dict[str, Any]:
+        """The fields given (a form posted without them keeps the defaults)."""
+        names = {"approval": "seat_approval", "free_turns": "seat_free_turns",
+                 "min_finished": "seat_min_finished",
+                 "min_met_percent": "seat_min_met_percent"}
+        return {key: self.cleaned_data[field] for key, field in names.items()
+                if self.cleaned_data.get(field) not in (None, "")}
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in ("seat_approval", "seat_free_turns", "seat_min_finished",
+                                  "seat_min_met_percent")]
+    # --- end issue 25 ---
 
     def __init__(self, engine: Engine, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

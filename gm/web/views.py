@@ -134,6 +134,9 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
         except ActionError as exc:
             form.add_error(None, exc.message)
         else:
+            from gm.substitutes.policy import store  # issue 25: the game's seat policy
+
+            store(game, form.seat_policy())
             if data["role"] == NewGameForm.ROLE_PLAY:
                 try:
                     seat = actions.join_game(game, request.user)

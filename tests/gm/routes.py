@@ -98,6 +98,20 @@ PROBES: dict[str, tuple[str, ...]] = {
     "games/<int:pk>/notifications/": ("GET", "POST"),
     "api/games/<int:pk>/webhooks/": ("GET", "POST"),
     "api/games/<int:pk>/schedule/": ("GET",),
+    # --- issue 25: substitutes (gm.substitutes) ---
+    "substitutes/": ("GET",),
+    "games/<int:pk>/leave/": ("GET", "POST"),
+    "games/<int:pk>/seats/": ("GET",),
+    "games/<int:pk>/seats/policy/": ("POST",),
+    "games/<int:pk>/seats/offer/": ("POST",),
+    "games/<int:pk>/briefing/": ("GET",),
+    "api/substitutes/offers/": ("GET", "OPTIONS"),
+    "api/games/<int:pk>/leave/": ("POST",),
+    "api/games/<int:pk>/seats/history/": ("GET", "OPTIONS"),
+    "api/games/<int:pk>/briefing/": ("GET", "OPTIONS"),
+    "api/games/<int:pk>/gm/seat-policy/": ("GET", "POST"),
+    "api/games/<int:pk>/gm/seat-offers/": ("POST",),
+    # --- end issue 25 ---
 }
 
 # The bodies of the POSTs: each is refused for a reader who is not a GM, or is a
@@ -159,6 +173,21 @@ EXCUSED: dict[str, str] = {
     "api/notify/webhooks/<int:hook_id>/": "DELETE of the reader's own webhook; another's "
                                           "is refused (tests/gm/notify/test_pages_api.py)",
     "api/notify/proposal/": "computed from the time zones in its query, no stored game",
+    # --- issue 25: substitutes ---
+    "account/substitute/": _ACCOUNT,
+    "api/substitutes/volunteer/": _ACCOUNT,
+    "substitutes/offers/<int:offer_id>/accept/": "POST only: takes an offered seat; no game "
+                                                 "has an offer here (tests/gm/substitutes)",
+    "api/substitutes/offers/<int:offer_id>/accept/": "POST only: takes an offered seat; no "
+                                                     "game has an offer here",
+    "games/<int:pk>/seats/offers/<int:offer_id>/<str:what>/": "GM acts on an offer, refused "
+                                                              "to every other reader",
+    "api/games/<int:pk>/gm/seat-offers/<int:offer_id>/<str:what>/": "GM acts on an offer, "
+                                                                    "refused to others",
+    "players/<str:username>/": "a player's counts over all games (deadlines met, misses), "
+                               "no game's content (tests/gm/substitutes)",
+    "api/players/<str:username>/record/": "the same counts as JSON",
+    # --- end issue 25 ---
 }
 
 
