@@ -36,7 +36,7 @@ from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission, Turn, fill_html
 from gm.talk import actions as talk
 
-from . import prompts
+from . import not_read, prompts
 from .forms import NewGameForm, OrdersForm, PostForm, PressForm, TimeZoneForm
 
 TURN_NOTE = ("Turns here count every decision the game asks for, one after another "
@@ -418,6 +418,14 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
                 request, game, preview=orders.text.splitlines(), orders_form=refill,
                 not_read=read.skipped,
                 preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
+        # --- newcomer (issue 28): a skipped line needs the player's confirmation -------
+        if not not_read.confirmed(request.POST, read.skipped):
+            orders = actions.check_orders(game, seat, read.text)  # errors before the ask
+            return render(request, "web/game.html", _game_context(
+                request, game, preview=orders.text.splitlines(), orders_form=refill,
+                not_read=read.skipped, confirm_not_read=not_read.token(read.skipped),
+                preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
+        # --- end newcomer ---------------------------------------------------------------
         sub = actions.submit_orders(game, seat, read.text, source=Submission.Source.WEB,
                                     author=request.user, turn_number=turn_number)
     except OrdersInvalid as exc:
