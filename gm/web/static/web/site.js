@@ -65,6 +65,41 @@
     document.querySelectorAll("input[name=browser_zone]").forEach(function (i) { i.value = zone; });
   }
 
+  // --- newcomer (issue 28): every {% when %} time in the reader's zone, named -----------
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function localTimes() {
+    var zone = browserZone();
+    if (!zone) return;
+    document.querySelectorAll("time.when[data-zone-chosen='0']").forEach(function (el) {
+      var when = new Date(el.getAttribute("datetime")), style = el.getAttribute("data-style");
+      var parts = {};
+      try {
+        new Intl.DateTimeFormat("en-GB", {year: "numeric", month: "2-digit", day: "2-digit",
+          hour: "2-digit", minute: "2-digit", second: "2-digit", weekday: "short",
+          hourCycle: "h23", timeZone: zone, timeZoneName: "short"})
+          .formatToParts(when).forEach(function (p) { parts[p.type] = p.value; });
+      } catch (e) { return; }
+      var name = parts.timeZoneName || zone;
+      if (/^(GMT|UTC)[+-]/.test(name)) name = name + " " + zone;  // an offset only: add the zone
+      var hm = parts.hour + ":" + parts.minute, text;
+      if (style === "deadline") {
+        var month = new Intl.DateTimeFormat("en-GB", {month: "short", timeZone: zone}).format(when);
+        text = parts.weekday + " " + parseInt(parts.day, 10) + " " + month + " " + parts.year + ", " + hm;
+        if (zone !== "UTC" && zone !== "Etc/UTC") {
+          name += " (" + pad(when.getUTCHours()) + ":" + pad(when.getUTCMinutes()) + " UTC)";
+        }
+      } else {
+        text = parts.year + "-" + parts.month + "-" + parts.day + " " + hm +
+          (style === "seconds" ? ":" + parts.second : "");
+      }
+      el.textContent = text + " " + name;
+      el.title = "in your browser's zone (" + zone + "); save a time zone in Settings to fix it";
+    });
+  }
+  // --- end newcomer -------------------------------------------------------------------
+
   function focusNotice() {
     var el = document.getElementById("order-errors") || document.getElementById("order-preview");
     if (el) { el.scrollIntoView({block: "start"}); el.focus({preventScroll: true}); }
@@ -92,7 +127,7 @@
       note.textContent = "The game moved on while you were typing: send, or reload to see " +
                          "the new order form (your text is kept until you reload).";
     }
-    localDeadlines(); tick(); focusableScrollers();
+    localDeadlines(); localTimes(); tick(); focusableScrollers();
   }
 
   function poll(live) {
@@ -198,7 +233,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    zoneSettings(); livePreview(); localDeadlines(); tick(); focusableScrollers();
+    zoneSettings(); livePreview(); localDeadlines(); localTimes(); tick(); focusableScrollers();
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);

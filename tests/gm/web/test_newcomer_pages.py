@@ -1,0 +1,78 @@
+"""Issue 28, the page items a newcomer tripped on: the setup report as HTML, one rule for
+every time shown (the reader's zone, named), and no typed line dropped quietly (the
+confirmation itself is in test_greetings_on_the_web)."""
+
+from __future__ import annotations
+
+import html
+from datetime import UTC, datetime
+
+import pytest
+from django.template import Context, Template
+from django.test import RequestFactory
+
+from gm.accounts.timezones import set_zone
+from gm.web.templatetags.when import when_text
+
+pytestmark = pytest.mark.django_db
+
+WINTER = datetime(2026, 12, 5, 8, 44, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("zone, style, text", [
+    ("", "minutes", "2026-12-05 08:44 UTC"),
+    ("Europe/Berlin", "minutes", "2026-12-05 09:44 CET"),
+    ("Asia/Tokyo", "seconds", "2026-12-05 17:44:00 JST"),
+    ("America/Sao_Paulo", "minutes", "2026-12-05 05:44 -03 America/Sao_Paulo"),
+    ("Europe/Berlin", "deadline", "Sat 5 Dec 2026, 09:44 CET (08:44 UTC)"),
+])
+def test_a_time_names_its_zone(zone, style, text):
+    assert when_text(WINTER, zone, style) == text
+
+
+def _render(user, source: str, **values) -> str:
+    request = RequestFactory().get("/")
+    request.user = user
+    return Template("{% load when %}" + source).render(Context({"request": request, **values}))
+
+
+def test_the_when_tag_reads_the_readers_zone_once_and_marks_unsaved_zones(players,
+                                                                          django_assert_num_queries):
+    alice, bob = players[:2]
+    set_zone(alice, "Europe/Berlin")
+    with django_assert_num_queries(1):  # one profile read for any number of times
+        out = _render(alice, "{% when t %} {% when t %} {% when none %}", t=WINTER, none=None)
+    assert out.count('data-zone-chosen="1"') == 2 and "09:44 CET" in out
+    assert 'datetime="2026-12-05T08:44:00+00:00"' in out
+    out = _render(bob, "{% when t %}", t=WINTER)
+    # no zone saved: UTC, named, and marked for the browser to put in its own zone
+    assert 'data-zone-chosen="0"' in out and "08:44 UTC" in out
+
+
+def test_thread_and_press_times_name_the_zone(make_game, players, client):
+    game = make_game("tally", 2)
+    from gm.play import actions
+
+    actions.post_message(game, players[0], "Hello table")
+    set_zone(players[0], "Asia/Tokyo")
+    client.force_login(players[0])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    thread = page.split('id="thread-list"', 1)[1]
+    assert " UTC</p>" not in thread and "JST</time>" in thread
+
+
+@pytest.mark.parametrize("ruleset, n", [("dungeonquest", 1), ("duelists", 2),
+                                        ("combat_dice", 2), ("dice_age", 2),
+                                        ("duel_of_ages", 2)])
+def test_the_setup_report_is_html_not_markdown(make_game, players, client, ruleset, n):
+    game = make_game(ruleset, n)
+    client.force_login(players[0])
+    for url in (f"/games/{game.pk}/turns/0/", f"/games/{game.pk}/"):
+        page = client.get(url).content.decode()
+        if 'id="setup-report"' not in page:  # the game page shows it before any report
+            assert url.endswith(f"/{game.pk}/") and 'id="latest-report"' in page
+            continue
+        shown = html.unescape(page.split('id="setup-report"', 1)[1].split("</section>", 1)[0])
+        assert any(tag in shown for tag in ("<h3>", "<p>", "<li>")), shown[:300]
+        for raw in ("# Report", "**", "```"):
+            assert raw not in shown, (ruleset, url, raw)
