@@ -435,24 +435,32 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except ActionError as exc:
         messages.error(request, f"Your orders were not stored: {_sentence(exc.message)}")
         return _back(pk, "#orders")
-    messages.success(request, _accepted(sub))
+    status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
+    messages.success(request, _accepted(sub, status))
     if read.skipped:  # shown with the receipt on the next page, once
         request.session[NOT_READ] = {"game": game.pk, "version": sub.version,
                                      "lines": read.skipped}
+    # --- newcomer (issue 28): the last owed orders closed the turn: land on the receipt
+    # and the "turn resolved" note (the messages), not on the next turn's empty order card
+    # 800 px below them on a phone.
+    if status not in (None, Turn.Status.OPEN):
+        return _back(pk, "#messages")
+    # --- end newcomer
     return _back(pk, "#orders")
 
 
 NOT_READ = "gm-not-read"
 
 
-def _accepted(sub: Submission) -> str:
+def _accepted(sub: Submission, status: str | None = "") -> str:
     """The receipt line after a send. While the turn is open the order card shows the
     orders as understood; when these were the last owed and the turn closed at once,
     the next page is already the next turn's, so the line itself says what was read and
     where the outcome is."""
     line = (f"Orders accepted for turn {sub.turn.number} (version {sub.version}, receipt "
             f"{sub.receipt[:16]}…).")
-    status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
+    if status == "":  # not read by the caller
+        status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
     if status in (None, Turn.Status.OPEN):
         return line
     read = " / ".join(actions.receipt_json(sub)["orders"]) or "(none)"

@@ -76,3 +76,19 @@ def test_the_setup_report_is_html_not_markdown(make_game, players, client, rules
         assert any(tag in shown for tag in ("<h3>", "<p>", "<li>")), shown[:300]
         for raw in ("# Report", "**", "```"):
             assert raw not in shown, (ruleset, url, raw)
+
+
+def test_the_last_owed_orders_land_on_the_receipt_and_the_resolved_note(make_game, players,
+                                                                       client):
+    """Issue 28: when these orders closed the turn, the page opens at the messages (the
+    receipt and "the turn has been resolved"), not at the next turn's empty order card."""
+    game = make_game("tally", 2)
+    client.force_login(players[0])
+    first = client.post(f"/games/{game.pk}/orders/", {"text": "ADD 2", "turn": 1})
+    assert first["Location"].endswith("#orders")  # bob still owes: the order card
+    client.force_login(players[1])
+    last = client.post(f"/games/{game.pk}/orders/", {"text": "ADD 1", "turn": 1})
+    assert last["Location"].endswith("#messages")
+    page = html.unescape(client.get(last["Location"]).content.decode())
+    messages = page.split('id="messages"', 1)[1].split("</div></div>", 1)[0]
+    assert "Orders accepted for turn 1" in messages and "Every owed order was in" in messages

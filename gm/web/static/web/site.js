@@ -101,7 +101,8 @@
   // --- end newcomer -------------------------------------------------------------------
 
   function focusNotice() {
-    var el = document.getElementById("order-errors") || document.getElementById("order-preview");
+    var el = document.getElementById("order-errors") || document.getElementById("order-preview") ||
+      (location.hash === "#messages" && document.getElementById("messages"));  // newcomer: turn closed
     if (el) { el.scrollIntoView({block: "start"}); el.focus({preventScroll: true}); }
   }
 
