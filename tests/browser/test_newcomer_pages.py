@@ -1,0 +1,116 @@
+"""Issue 28's page items in a real browser at 1280 and 375 px: the setup report as HTML,
+a skipped line that needs the player's confirmation, every time in the reader's zone and
+named, and landing on the receipt when the last owed orders close the turn. A screenshot
+of each page is kept (var/screenshots/newcomer-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.play import actions
+from gm.play.models import Submission
+
+from .conftest import LAPTOP, PHONE, login, overflow, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = [LAPTOP, PHONE]
+
+
+def _tally(gm_user, players, n: int = 2):
+    game = actions.create_game(gm_user, ruleset="tally", title="Newcomer table",
+                               options={"max_turns": 3})
+    for user in players[:n]:
+        actions.join_game(game, user)
+    return actions.start_game(game, gm_user)
+
+
+def _fits(page, width: int) -> None:
+    w, inner = overflow(page)
+    assert w <= inner, f"horizontal scrolling at {width}px: {w} > {inner}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_setup_report_reads_as_html(live_server, open_page, make_game, players, width):
+    game = make_game("dungeonquest", 1, title="Setup quest")
+    page = open_page(width)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/turns/0/")
+    shown = page.inner_text("#setup-report")
+    assert shown.strip() and "**" not in shown and "# Report" not in shown
+    assert page.locator("#setup-report h3, #setup-report li, #setup-report p").count() > 0
+    _fits(page, width)
+    screenshot(page, "newcomer-setup-turn0", width)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    if page.locator("#setup-report").count():  # before the first report
+        page.click("#setup-report summary")
+        assert "**" not in page.inner_text("#setup-report")
+    screenshot(page, "newcomer-setup-game-page", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_skipped_line_waits_for_confirmation(live_server, open_page, gm_user, players,
+                                               tally_engine, width):
+    game = _tally(gm_user, players)
+    page = open_page(width)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.fill("#id_text", "ADD 2\nJUMP")
+    page.click("#send-orders")
+    page.wait_for_selector("#confirm-send")
+    assert "would not be read" in page.inner_text("#order-preview")
+    assert "JUMP" in page.inner_text("#not-read")
+    assert Submission.objects.filter(turn__game=game).count() == 0
+    _fits(page, width)
+    screenshot(page, "newcomer-confirm-not-read", width)
+    page.click("#confirm-send")
+    page.wait_for_selector("#my-orders")
+    assert page.inner_text("#my-orders").strip() == "ADD 2"
+    assert Submission.objects.filter(turn__game=game).count() == 1
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_times_are_in_the_browsers_zone_and_named(live_server, open_page, gm_user, players,
+                                                  tally_engine, width):
+    game = _tally(gm_user, players)
+    actions.post_message(game, players[1], "Good luck all")
+    page = open_page(width, timezone_id="Asia/Tokyo")
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    stamp = page.inner_text("#thread-list time.when")
+    assert stamp.endswith("GMT+9 Asia/Tokyo") or stamp.endswith("JST"), stamp
+    assert "UTC" not in stamp
+    screenshot(page, "newcomer-thread-times", width)
+    gm = open_page(width, timezone_id="Europe/Berlin")
+    login(gm, live_server.url, "gamemaster")
+    gm.goto(f"{live_server.url}/games/{game.pk}/gm/")
+    deadline = gm.inner_text("#desk-deadline")
+    assert "UTC)" in deadline and ("CET" in deadline or "GMT+1" in deadline), deadline
+    screenshot(gm, "newcomer-desk-times", width)
+    gm.goto(f"{live_server.url}/games/{game.pk}/gm/turns/1/")
+    opened = gm.inner_text("main p.muted >> nth=0")
+    assert "UTC" not in opened.split("·")[0] and "opened" in opened, opened
+    screenshot(gm, "newcomer-gm-turn-times", width)
+    gm.goto(f"{live_server.url}/games/{game.pk}/log/")
+    assert "UTC" not in gm.inner_text("#log")
+    _fits(gm, width)
+    screenshot(gm, "newcomer-log-times", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_last_orders_land_on_the_receipt(live_server, open_page, gm_user, players,
+                                             tally_engine, width):
+    game = _tally(gm_user, players)
+    actions.submit_orders(game, game.seats.get(name="P2"), "ADD 1")
+    page = open_page(width)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.fill("#id_text", "ADD 3")
+    page.click("#send-orders")
+    page.wait_for_selector("#messages")
+    assert page.url.endswith("#messages")
+    assert "Every owed order was in" in page.inner_text("#messages")
+    visible = page.evaluate("""() => { const r = document.getElementById('messages')
+        .getBoundingClientRect(); return r.top > -1 && r.top < window.innerHeight; }""")
+    assert visible
+    screenshot(page, "newcomer-last-orders-receipt", width)
