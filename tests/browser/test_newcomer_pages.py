@@ -114,3 +114,20 @@ def test_the_last_orders_land_on_the_receipt(live_server, open_page, gm_user, pl
         .getBoundingClientRect(); return r.top > -1 && r.top < window.innerHeight; }""")
     assert visible
     screenshot(page, "newcomer-last-orders-receipt", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_new_game_form_and_desk_export(live_server, open_page, make_game, gm_user, width):
+    game = make_game("dungeonquest", 1, title="Export quest")
+    page = open_page(width)
+    login(page, live_server.url, "gamemaster")
+    page.goto(f"{live_server.url}/games/new/dungeonquest/")
+    assert page.locator("input[name=role][value=play]").count() == 0
+    assert page.locator("input[name=role][value=referee]").count() == 1
+    _fits(page, width)
+    screenshot(page, "newcomer-new-game-hidden", width)
+    page.goto(f"{live_server.url}/games/{game.pk}/gm/")
+    with page.expect_download() as info:
+        page.click("#desk-export")
+    assert info.value.suggested_filename == f"game-{game.pk}-dungeonquest.json"
+    screenshot(page, "newcomer-desk-export", width)

@@ -92,3 +92,24 @@ def test_the_last_owed_orders_land_on_the_receipt_and_the_resolved_note(make_gam
     page = html.unescape(client.get(last["Location"]).content.decode())
     messages = page.split('id="messages"', 1)[1].split("</div></div>", 1)[0]
     assert "Orders accepted for turn 1" in messages and "Every owed order was in" in messages
+
+
+def test_the_new_game_form_offers_a_seat_only_where_the_gm_may_play(gm_user, client,
+                                                                    tally_engine, monkeypatch):
+    client.force_login(gm_user)
+    page = client.get("/games/new/tally/").content.decode()  # tally hides the secret
+    assert 'value="referee"' in page and 'value="play"' not in page
+    assert "cannot hold a seat" in html.unescape(page)
+    monkeypatch.setattr(tally_engine, "hidden_information", False, raising=False)
+    page = client.get("/games/new/tally/").content.decode()
+    assert 'value="play"' in page and "also take a seat" in page
+
+
+def test_the_desk_export_link_is_a_download(make_game, gm_user, client):
+    game = make_game("tally", 2)
+    client.force_login(gm_user)
+    desk = client.get(f"/games/{game.pk}/gm/").content.decode()
+    link = desk.split('id="desk-export"', 1)[1].split(">", 1)[0]
+    assert f'href="/games/{game.pk}/export.json"' in link and "download" in link
+    response = client.get(f"/games/{game.pk}/export.json")
+    assert response["Content-Disposition"].startswith("attachment;")
