@@ -36,8 +36,9 @@ from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission, Turn, fill_html
 from gm.talk import actions as talk
 
-from . import not_read, prompts
+from . import lobby_order, not_read, prompts
 from .forms import NewGameForm, OrdersForm, PostForm, PressForm, TimeZoneForm
+from .templatetags.when import remember_zone
 
 TURN_NOTE = ("Turns here count every decision the game asks for, one after another "
              "(choices at setup and decisions arising included), so a game's own rounds "
@@ -76,7 +77,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                          ).distinct().select_related("gm"))
         unread = talk.unread(games, request.user)
         for game in games:
-            owing = actions.owing_summary(game)["owing"] if game.status == "running" else []
+            # newcomer (issue 26/28): the turn read once gives the owing list and the deadline
+            turn = game.current_turn() if game.status == "running" else None
+            owing = actions.owing_summary(game, turn)["owing"] if turn is not None else []
             seat = game.seat_of(request.user)
             counts = unread.get(game.pk, {})
             words = [f"{n} {label}{'s' if n > 1 and label != 'private' else ''}"
@@ -85,12 +88,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                       ("private", counts.get("press", 0))) if n]
             mine.append({"game": game, "seat": seat, "unread": counts,
                          "unread_total": sum(counts.values()), "unread_words": ", ".join(words),
-                         "i_owe": bool(seat and seat.name in owing)})
+                         "i_owe": bool(seat and seat.name in owing),
+                         "deadline": turn.deadline if turn is not None
+                         and turn.status == Turn.Status.OPEN else None})
+        mine.sort(key=lobby_order.urgency)  # newcomer: what needs you first
     open_games = Game.objects.filter(status=Game.Status.OPEN).select_related("gm")[:50]
     running = Game.objects.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]
                                   ).select_related("gm")[:50]
     return render(request, "web/lobby.html", {
         "mine": mine, "open_games": open_games, "running": running,
+        "owed": sum(1 for g in mine if g["i_owe"]),  # newcomer (issue 26): the tab title
         "rulesets": registry.engines().values()})
 
 
@@ -274,6 +281,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         prompt = {**prompt, "title": one_numbering(title, turn["number"])}
     reports = actions.reports_for(game, request.user)
     zone_name = zone_name_of(request.user)
+    remember_zone(request, zone_name)  # newcomer: {% when %} reuses it, no second read
     latest = reports[-1] if reports else None
     result = dict(summary["result"] or {})
     if result.get("summary"):
@@ -310,6 +318,9 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],
         "seen_at": None,
         "not_read": _not_read_after_send(request, game, my_orders),
+        # newcomer (issue 26): the tab title says what this reader owes here
+        "i_owe": bool(seat is not None and turn and turn.get("status") == "open"
+                      and seat.name in turn.get("owing", [])),
     }
     context.update(extra)
     return context
@@ -339,7 +350,10 @@ def _with_live_reports(posts: list[Post], live: set[int]) -> list[Post]:
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
     seen = talk.last_seen(game, request.user)  # what arrived since is marked "new"
-    response = render(request, "web/game.html", _game_context(request, game, seen_at=seen))
+    context = _game_context(request, game, seen_at=seen)
+    if seen is None:  # newcomer (issue 28): a first visit marks new what the lobby counted
+        context["seen_at"] = lobby_order.first_visit(game, request.user)  # people in memory
+    response = render(request, "web/game.html", context)
     talk.mark_seen(game, request.user)
     return response
 

@@ -131,3 +131,40 @@ def test_new_game_form_and_desk_export(live_server, open_page, make_game, gm_use
         page.click("#desk-export")
     assert info.value.suggested_filename == f"game-{game.pk}-dungeonquest.json"
     screenshot(page, "newcomer-desk-export", width)
+
+
+NOTIFICATION_STUB = """
+window.__notes = [];
+window.Notification = function (title, options) { window.__notes.push([title, options.body]); };
+window.Notification.permission = "default";
+window.Notification.requestPermission = function () {
+  window.Notification.permission = "granted"; return Promise.resolve("granted"); };
+window.GM_POLL_MS = 400;
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_lobby_deadlines_tab_title_and_notification(live_server, open_page, gm_user, players,
+                                                    tally_engine, width):
+    first, second = _tally(gm_user, players), _tally(gm_user, players)
+    page = open_page(width)
+    page.add_init_script(NOTIFICATION_STUB)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/")
+    assert page.title() == "(2) Lobby · Tabletop GM"
+    assert page.locator("#my-games .countdown").count() == 2
+    assert " left" in page.inner_text("#my-games .lobby-deadline >> nth=0")
+    _fits(page, width)
+    screenshot(page, "newcomer-lobby-deadlines", width)
+    page.goto(f"{live_server.url}/games/{first.pk}/")
+    assert page.title().startswith("(1) ")
+    page.click("#notify-me")  # permission asked on the reader's tap, never on load
+    page.wait_for_function("() => Notification.permission === 'granted'")
+    for seat, text in (("P1", "ADD 1"), ("P2", "ADD 2")):
+        actions.submit_orders(first, first.seats.get(name=seat), text)
+    page.wait_for_function("() => window.__notes.length > 0")
+    title, body = page.evaluate("window.__notes[0]")
+    assert "Turn 2 is open" in body and not title.startswith("(")
+    page.wait_for_function("() => document.title.startsWith('(1) ')")  # alice owes turn 2
+    screenshot(page, "newcomer-game-notified", width)
+    assert second.pk

@@ -42,6 +42,11 @@ def reader_zone(context: template.Context) -> str:
     return getattr(request, CACHE)
 
 
+def remember_zone(request, zone_name: str) -> None:
+    """A view that has read the reader's zone already hands it to the tag (one query)."""
+    setattr(request, CACHE, zone_name)
+
+
 def zone_label(local: datetime, zone: ZoneInfo) -> str:
     """'CET', 'UTC'; a zone whose abbreviation is only an offset ('-03') adds its name."""
     abbr = local.strftime("%Z")

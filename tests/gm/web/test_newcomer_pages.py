@@ -113,3 +113,50 @@ def test_the_desk_export_link_is_a_download(make_game, gm_user, client):
     assert f'href="/games/{game.pk}/export.json"' in link and "download" in link
     response = client.get(f"/games/{game.pk}/export.json")
     assert response["Content-Disposition"].startswith("attachment;")
+
+
+def test_lobby_orders_games_by_what_needs_you_and_the_tab_title_counts_it(
+        gm_user, players, client, tally_engine):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from gm.play import actions
+    from gm.play.models import Turn
+
+    def game(title, hours):
+        g = actions.create_game(gm_user, ruleset="tally", title=title, options={"max_turns": 3})
+        for user in players[:2]:
+            actions.join_game(g, user)
+        g = actions.start_game(g, gm_user)
+        Turn.objects.filter(game=g, number=1).update(
+            deadline=timezone.now() + timedelta(hours=hours))
+        return g
+
+    later, sooner, done = game("Later", 30), game("Sooner", 3), game("Done already", 1)
+    actions.submit_orders(done, done.seats.get(name="P1"), "ADD 1")  # alice owes nothing
+    actions.create_game(gm_user, ruleset="tally", title="Still open")
+    client.force_login(players[0])
+    page = html.unescape(client.get("/").content.decode())
+    assert "<title>(2) Lobby · Tabletop GM</title>" in page
+    table = page.split('id="my-games"', 1)[1]
+    assert table.index("Sooner") < table.index("Later") < table.index("Done already")
+    assert table.count('class="countdown"') == 3 and " left</span>" in table
+    game_page = client.get(f"/games/{later.pk}/").content.decode()
+    assert f"<title>(1) {later.title}</title>" in game_page
+    client.force_login(players[1])  # bob owes everywhere; the title still names one game
+    assert "(3) Lobby" in client.get("/").content.decode()
+    assert sooner.pk
+
+
+def test_a_first_visit_marks_new_what_the_lobby_counted(make_game, players, client):
+    from gm.play import actions
+
+    game = make_game("tally", 2)
+    actions.post_message(game, players[1], "Welcome, alice")
+    actions.post_message(game, players[0], "My own note")
+    client.force_login(players[0])
+    assert "1 new" in client.get("/").content.decode()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert page.count('<span class="badge">new</span>') == 1
+    assert '<span class="badge">new</span>' not in client.get(f"/games/{game.pk}/").content.decode()

@@ -131,8 +131,33 @@
     localDeadlines(); localTimes(); tick(); focusableScrollers();
   }
 
+  // --- newcomer (issue 26): a browser notification when the turn moves on -------------
+  function notifyOffer() {
+    var line = document.getElementById("notify-line"), button = document.getElementById("notify-me");
+    if (!line || !button || !("Notification" in window)) return;
+    if (Notification.permission !== "default") return;  // granted already, or refused
+    line.hidden = false;
+    button.addEventListener("click", function () {
+      Notification.requestPermission().then(function () { line.hidden = true; });
+    });
+  }
+
+  function notifyMoved(before, now) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    var moved = before.turn !== now.turn || before.status !== now.status ||
+      before.turn_status !== now.turn_status;
+    if (!moved) return;
+    var body = now.status === "finished" ? "The game is over." :
+      now.turn_status === "open" ? "Turn " + now.turn + " is open." :
+      "Turn " + now.turn + " is " + (now.turn_status || now.status) + ".";
+    try { new Notification(document.title.replace(/^\(\d+\) /, ""), {body: body, tag: location.pathname}); }
+    catch (e) { /* some browsers allow notifications from a service worker only */ }
+  }
+  // --- end newcomer -------------------------------------------------------------------
+
   function poll(live) {
-    if (document.hidden) return;
+    // newcomer: a hidden tab still polls when the reader asked to be notified
+    if (document.hidden && !("Notification" in window && Notification.permission === "granted")) return;
     fetch(live.getAttribute("data-url"), {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
@@ -142,9 +167,14 @@
         var old = JSON.stringify(JSON.parse(before), Object.keys(JSON.parse(before)).sort());
         if (marks === old) return;
         live.setAttribute("data-marks", text);
+        notifyMoved(JSON.parse(before), JSON.parse(text));  // newcomer
         return fetch(live.getAttribute("data-page"), {credentials: "same-origin"})
           .then(function (r) { return r.text(); })
-          .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); });
+          .then(function (html) {
+            var doc = new DOMParser().parseFromString(html, "text/html");
+            swap(doc);
+            if (doc.title) document.title = doc.title;  // newcomer: "(1) …" when you owe
+          });
       })
       .catch(function () { /* offline for a moment: try again next time */ });
   }
@@ -235,6 +265,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     zoneSettings(); livePreview(); localDeadlines(); localTimes(); tick(); focusableScrollers();
+    notifyOffer();
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
