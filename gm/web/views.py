@@ -36,7 +36,7 @@ from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission, Turn, fill_html
 from gm.talk import actions as talk
 
-from . import lobby_order, not_read, prompts
+from . import lobby_order, not_read, prompts, set_aside
 from .forms import NewGameForm, OrdersForm, PostForm, PressForm, TimeZoneForm
 from .templatetags.when import remember_zone
 
@@ -342,8 +342,10 @@ def _latest_reports(posts: list[Post], live: set[int]) -> set[int]:
 def _with_live_reports(posts: list[Post], live: set[int]) -> list[Post]:
     """Mark each report post `live` (linked to its turn page) or set aside (not linked)."""
     keep = _latest_reports(posts, live)
+    versions = set_aside.version_of_posts(posts)  # newcomer: set-aside reports link too
     for post in posts:
         post.live = post.pk in keep
+        post.version = versions.get(post.pk)
     return posts
 
 
