@@ -168,3 +168,24 @@ def test_lobby_deadlines_tab_title_and_notification(live_server, open_page, gm_u
     page.wait_for_function("() => document.title.startsWith('(1) ')")  # alice owes turn 2
     screenshot(page, "newcomer-game-notified", width)
     assert second.pk
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_set_aside_turn_page_from_the_thread(live_server, open_page, gm_user, players,
+                                             tally_engine, width):
+    from gm.referee import actions as referee
+
+    game = _tally(gm_user, players)
+    for seat, text in (("P1", "ADD 1"), ("P2", "ADD 2")):
+        actions.submit_orders(game, game.seats.get(name=seat), text)
+    referee.rerun_from(game, gm_user, "a die was misread", 1)
+    page = open_page(width)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("#thread-list a.set-aside-link")
+    page.wait_for_selector("#set-aside-note")
+    assert page.url.endswith(f"/games/{game.pk}/turns/1/set-aside/1/")
+    assert "set aside" in page.inner_text("h1")
+    assert page.inner_text("#turn-report .report").strip()
+    _fits(page, width)
+    screenshot(page, "newcomer-set-aside-turn", width)
