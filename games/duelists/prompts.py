@@ -81,11 +81,11 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     attacks = ", then ".join(label(a) for a in turn["attacks"])
     choices: list[str] = []
     if role(state, seat) == "attacker":
-        title = (f"Turn {turn['number']}: you attack with {attacks}" if attacks else
-                 f"Turn {turn['number']}: your left-most card has no attack")
+        title = (f"Round {turn['number']}: you attack with {attacks}" if attacks else
+                 f"Round {turn['number']}: your left-most card has no attack")
         help_text, choices = _attacker(state, kind, hand)
     else:
-        title = f"Turn {turn['number']}: you are attacked ({attacks})"
+        title = f"Round {turn['number']}: you are attacked ({attacks})"
         help_text, choices = _defender(state, seat, kind, hand)
     if kind in ("set", "defend", "absorb", "plan"):
         title = f"Decision arising: {title}"

@@ -86,7 +86,7 @@ def _queued_cards(d: dict[str, Any], v: str | None) -> str:
 
 
 def _turn(d: dict[str, Any], v: str | None) -> str:
-    return f"\n## Duel turn {d['number']}: {_who(d['attacker'], v)} attacks\n"
+    return f"\n## Duel round {d['number']}: {_who(d['attacker'], v)} attacks\n"
 
 
 def _discarded(d: dict[str, Any], v: str | None) -> str:
