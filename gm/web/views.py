@@ -30,7 +30,6 @@ from games.core.types import OrderError, OrdersInvalid
 from gm.accounts.nextpage import same_site_path
 from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
 from gm.mail import greetings
-from gm.mail.notices import one_numbering
 from gm.play import actions, limits
 from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission, Turn, fill_html
@@ -42,7 +41,7 @@ from .templatetags.when import remember_zone
 
 TURN_NOTE = ("Turns here count every decision the game asks for, one after another "
              "(choices at setup and decisions arising included), so a game's own rounds "
-             "(its \"combat turn\" or \"round\") can carry a smaller number.")
+             "(its \"combat round\" or \"round 5 of 26\") can carry a smaller number.")
 
 
 def name_seats(text: str, players: dict[str, str]) -> str:
@@ -270,15 +269,6 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
     if prompt and seat is not None:
         offers = prompts.offers(engine, engine.from_json(game.state), seat.name, prompt)
     initial = "\n".join(my_orders["orders"]) if my_orders and not my_orders["withdrawn"] else ""
-    own_count = None
-    if prompt and turn:
-        # One numbering on the page and in mail: the prompt's own count is rewritten to the
-        # service's turn (as mail does) and named once beside it.
-        title = prompt.get("title", "")
-        match = re.search(r"\b((?:combat |game |duel )?(?:turn|round))\s+(\d+)", title, re.I)
-        if match and int(match.group(2)) != turn["number"]:
-            own_count = f"{match.group(1).lower()} {match.group(2)}"
-        prompt = {**prompt, "title": one_numbering(title, turn["number"])}
     reports = actions.reports_for(game, request.user)
     zone_name = zone_name_of(request.user)
     remember_zone(request, zone_name)  # newcomer: {% when %} reuses it, no second read
@@ -308,7 +298,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "deadline": deadline_context(request, turn["deadline"], zone_name) if turn else {},
         "zone_chosen": bool(zone_name),
         "next_step": _next_step(game, summary, seat, engine),
-        "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
+        "gm_seats": gm_seats, "turn_note": TURN_NOTE,
         "prompt": prompt, "prompt_lists": prompt_lists(prompt),
         # A prompt's help: its first line a sentence, any further lines a list to scan.
         "help_lines": [line for line in str((prompt or {}).get("help") or "").split("\n")
