@@ -189,3 +189,25 @@ def test_set_aside_turn_page_from_the_thread(live_server, open_page, gm_user, pl
     assert page.inner_text("#turn-report .report").strip()
     _fits(page, width)
     screenshot(page, "newcomer-set-aside-turn", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_one_turn_number_on_the_page(live_server, open_page, make_game, players, width):
+    import re
+
+    game = make_game("combat_dice", 2, title="Numbered combat")
+    engine = actions.engine_for(game)
+    for seat in ("P1", "P2"):
+        state = engine.from_json(game.__class__.objects.get(pk=game.pk).state)
+        actions.submit_orders(game, game.seats.get(name=seat),
+                              engine.default_orders(state, seat).text)
+    page = open_page(width)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.inner_text("#prompt-title") == "Orders for combat round 1"
+    status = page.inner_text("#status")
+    assert set(re.findall(r"\b[Tt]urn (\d+)", status)) == {"2"}, status
+    report = page.inner_text("#latest-report")
+    assert set(re.findall(r"\b[Tt]urn (\d+)", report)) == {"1"}, report  # the service's count
+    _fits(page, width)
+    screenshot(page, "newcomer-one-turn-number", width)
