@@ -94,7 +94,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
             help_text = f"You take {cur['damage']} damage. " + help_text
         if kind == "set" and cur:
             help_text = (f"The defender chose {cur['pos']} ({cards.name(cur['card'])}, "
-                         f"{cur['allowed']} guess(es)). " + help_text)
+                         f"{cur['allowed']} {'guess' if cur['allowed'] == 1 else 'guesses'}). " + help_text)
         help_text += (f" This answer needs a {kind.upper()} order; other lines may come "
                       "with it.")
     choices += EXCHANGE_FORMS + STANDING_FORMS
@@ -150,7 +150,7 @@ def _guess_form(state: State, seat: str, attack: dict[str, Any], pos: str, index
     example = f"DEFEND {pos} GUESS {guesses}" if guesses else f"DEFEND {pos}"
     token = ", puts the Defended! token on it" if pos == "SECOND" else ""
     return (f"DEFEND {pos} GUESS <{allowed} number(s) from {attack['lo']}-{attack['hi']}> — "
-            f"{why}: {allowed} guess(es){token} (e.g. {example})")
+            f"{why}: {allowed} {'guess' if allowed == 1 else 'guesses'}{token} (e.g. {example})")
 
 
 def _defender(state: State, seat: str, kind: str, hand: list[str]) -> tuple[str, list[str]]:

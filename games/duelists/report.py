@@ -132,7 +132,8 @@ def _defence(d: dict[str, Any], v: str | None) -> str:
             f"**{d['card']}**{forced}: {d['type'].title()} defence {d['base']}")
     for reason, n in d["cuts"]:
         text += f", -{n} for {reason}"
-    return text + f", so {d['allowed']} guess(es)."
+    guesses = "guess" if d["allowed"] == 1 else "guesses"
+    return text + f", so {d['allowed']} {guesses}."
 
 
 def _strike(d: dict[str, Any], v: str | None) -> str:
