@@ -568,7 +568,8 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
             _carry_amendments(game, engine, turn, old_turn, result)
             if first and changes:
                 amendment, patch = _amend_turn(game, engine, turn, actor, reason, changes)
-                result.notes.append(f"turn {k}: state amended ({len(patch)} values)")
+                result.notes.append(f"turn {k}: state amended ({len(patch)} "
+                                    f"value{'s' if len(patch) != 1 else ''})")
             if old_rec is None:
                 # The turn that was open: keep its orders where they still parse.
                 _carry_open_orders(game, engine, turn, old_turn, actor, result, now)

@@ -213,7 +213,8 @@ def _next_step(game: Game, summary: dict, seat, engine) -> str:
         joined, need = len(summary["seats"]), engine.min_seats
         if summary["is_gm"]:
             return (f"{joined} of {summary['capacity']} seats taken. Share the invite link; "
-                    f"you can start the game once at least {need} player(s) joined.")
+                    f"you can start the game once at least {need} "
+                    f"player{'s' if need != 1 else ''} joined.")
         if seat is not None:
             return (f"You have seat {seat.name}. Waiting for the GM ({summary['gm']}) to start "
                     f"the game ({joined} joined, at least {need} needed); you will get a mail "

@@ -160,3 +160,31 @@ def test_a_first_visit_marks_new_what_the_lobby_counted(make_game, players, clie
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert page.count('<span class="badge">new</span>') == 1
     assert '<span class="badge">new</span>' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_wording_a_newcomer_tripped_on():
+    """Issue 28's wording list, where it lives in the engines and the verifier."""
+    from games.core import registry
+    from games.core.rng import Rng
+    from games.core.types import OrdersInvalid
+    from games.duel_of_ages import report as doa_report
+
+    dq = registry.get("dungeonquest")
+    state = dq.setup(["P1", "P2"], {}, Rng(b"s" * 32, "setup"))[0]
+
+    assert dq.decision(state).phase == "heroes"
+    with pytest.raises(OrdersInvalid) as exc:
+        dq.parse_orders(state, "P1", "IF MONSTER TROLL THEN ESCAPE")
+    message = exc.value.errors[0].message
+    assert "has no conditional orders" not in message and "first round" in message
+    assert doa_report._cards(1) == "1 card" and doa_report._cards(2) == "2 cards"
+    assert doa_report._tower_effect({"damage": 0, "heal": 0}) == ""
+    assert doa_report._tower_effect({"damage": 2, "heal": 0}) == "; 2 damage"
+
+
+def test_verify_of_a_file_that_is_no_export_is_not_a_mismatch(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    page = client.post("/verify/", {"export": SimpleUploadedFile("notes.txt", b"hello")})
+    text = page.content.decode()
+    assert "Not a game export" in text and "Mismatch" not in text
