@@ -312,6 +312,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         # newcomer (issue 26): the tab title says what this reader owes here
         "i_owe": bool(seat is not None and turn and turn.get("status") == "open"
                       and seat.name in turn.get("owing", [])),
+        "players": players,  # newcomer: press names the player beside the seat
     }
     context.update(extra)
     return context

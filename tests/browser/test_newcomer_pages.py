@@ -211,3 +211,29 @@ def test_one_turn_number_on_the_page(live_server, open_page, make_game, players,
     assert set(re.findall(r"\b[Tt]urn (\d+)", report)) == {"1"}, report  # the service's count
     _fits(page, width)
     screenshot(page, "newcomer-one-turn-number", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_wording_on_verify_and_press(live_server, open_page, gm_user, players, tally_engine,
+                                     tmp_path, width):
+    game = _tally(gm_user, players)
+    page = open_page(width)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/verify/")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not an export", encoding="utf-8")
+    page.set_input_files("#verify-form input[type=file]", str(notes))
+    page.click("#verify-form button")
+    page.wait_for_selector("#verdict")
+    assert "Not a game export" in page.inner_text("#verdict")
+    assert "Mismatch" not in page.inner_text("#verdict")
+    _fits(page, width)
+    screenshot(page, "newcomer-verify-not-an-export", width)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.select_option("#id_recipient", "P2")
+    page.fill("#id_text_press", "Hello bob")
+    page.click("#send-press")
+    page.wait_for_selector("#press-list .press-msg")
+    assert "P1 (alice) → P2 (bob)" in page.inner_text("#press-list")
+    assert "(turn)" not in page.inner_text("#status")
+    screenshot(page, "newcomer-press-names", width)

@@ -83,3 +83,11 @@ def report_html(markdown_text: str) -> str:
     from gm.play.rendering import render_markdown
 
     return mark_safe(render_markdown(str(markdown_text or "")))  # nh3-sanitised
+
+
+@register.filter
+def with_player(seat: str, players: dict | None) -> str:
+    """'P2 (bob)': a seat with the name players know each other by (issue 28: press read
+    "P2 writes to P1"); the GM and unknown names stay as they are."""
+    name = (players or {}).get(seat)
+    return f"{seat} ({name})" if name and name != seat else str(seat)

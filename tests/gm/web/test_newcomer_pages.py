@@ -188,3 +188,12 @@ def test_verify_of_a_file_that_is_no_export_is_not_a_mismatch(client):
     page = client.post("/verify/", {"export": SimpleUploadedFile("notes.txt", b"hello")})
     text = page.content.decode()
     assert "Not a game export" in text and "Mismatch" not in text
+
+
+def test_press_names_the_player_beside_the_seat(make_game, players, client):
+    game = make_game("tally", 2)
+    client.force_login(players[1])
+    client.post(f"/games/{game.pk}/press/", {"recipient": "P1", "text": "Truce?"})
+    client.force_login(players[0])
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert "P2 (bob) → P1 (alice)" in page.split('id="press-list"', 1)[1]
