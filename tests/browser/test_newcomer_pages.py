@@ -237,3 +237,21 @@ def test_wording_on_verify_and_press(live_server, open_page, gm_user, players, t
     assert "P1 (alice) → P2 (bob)" in page.inner_text("#press-list")
     assert "(turn)" not in page.inner_text("#status")
     screenshot(page, "newcomer-press-names", width)
+
+
+def test_duel_of_ages_map_fits_a_phone_on_request(live_server, open_page, make_game,
+                                                  players):
+    game = make_game("duel_of_ages", 2, title="Map on a phone")
+    page = open_page(PHONE)
+    login(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    toggle = page.locator("#board .board-fit-toggle")
+    if toggle.count() == 0:  # this map already fits a phone
+        pytest.skip("the board fits 375 px without scrolling")
+    page.click("#board .board-fit-toggle")
+    width, box = page.evaluate("""() => { const s = document.querySelector('#board svg');
+        return [s.getBoundingClientRect().width, s.parentElement.clientWidth]; }""")
+    assert width <= box + 1
+    assert page.get_attribute("#board .board-fit-toggle", "aria-pressed") == "true"
+    _fits(page, PHONE)
+    screenshot(page, "newcomer-doa-map-fitted", PHONE)

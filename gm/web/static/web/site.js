@@ -98,6 +98,27 @@
       el.title = "in your browser's zone (" + zone + "); save a time zone in Settings to fix it";
     });
   }
+  // A picture board wider than its box (the Duel of Ages map on a phone) gets a "Fit to
+  // screen" toggle: the whole board at once, or back to its legible size to scroll.
+  function fitBoards() {
+    document.querySelectorAll(".board").forEach(function (box) {
+      var pic = box.querySelector("svg");
+      if (!pic || box.previousElementSibling && box.previousElementSibling.classList &&
+          box.previousElementSibling.classList.contains("board-fit-toggle")) return;
+      if (pic.getBoundingClientRect().width <= box.clientWidth + 1) return;
+      var button = document.createElement("button");
+      button.type = "button"; button.className = "secondary board-fit-toggle";
+      button.textContent = "Fit to screen";
+      button.setAttribute("aria-pressed", "false");
+      button.addEventListener("click", function () {
+        var on = !pic.classList.contains("fitted");
+        pic.classList.toggle("fitted", on);
+        button.setAttribute("aria-pressed", on ? "true" : "false");
+        button.textContent = on ? "Full size (scroll)" : "Fit to screen";
+      });
+      box.parentNode.insertBefore(button, box);
+    });
+  }
   // --- end newcomer -------------------------------------------------------------------
 
   function focusNotice() {
@@ -128,7 +149,7 @@
       note.textContent = "The game moved on while you were typing: send, or reload to see " +
                          "the new order form (your text is kept until you reload).";
     }
-    localDeadlines(); localTimes(); tick(); focusableScrollers();
+    localDeadlines(); localTimes(); tick(); focusableScrollers(); fitBoards();
   }
 
   // --- newcomer (issue 26): a browser notification when the turn moves on -------------
@@ -265,7 +286,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     zoneSettings(); livePreview(); localDeadlines(); localTimes(); tick(); focusableScrollers();
-    notifyOffer();
+    notifyOffer(); fitBoards();
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
