@@ -59,10 +59,10 @@ def svg(view: dict[str, Any]) -> str:
             line = "  ".join(f"{k[:3]} {scores.get(k, 0)}" for k in SCORES)
             parts.append(text(x + 10, 250, line, size=12))
         parts.append("</g>")
-    title = (f"After combat turn {view['turn']}" if view.get("turn")  # the game's own count
-             else "Before the first combat turn")
+    title = (f"After combat round {view['turn']}" if view.get("turn")  # the game's own count
+             else "Before the first combat round")
     if last.get("first"):
-        title += f" · {last['first']} struck first last turn"
+        title += f" · {last['first']} struck first last round"
     bottom = ROW * max(1, len(seats))
     parts.append(text(10, bottom + 15, title, size=12, fill="#555"))
     return document(WIDTH, bottom + 25, parts, "combat dice board",

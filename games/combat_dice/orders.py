@@ -467,7 +467,7 @@ def _cast_problem(order: dict[str, Any], charm: dict[str, Any] | None, phase: st
         return ("you carry no spell charm, so there is nothing to cast",
                 "a charm is chosen when arming; drop the CAST line")
     if charm["spent"]:
-        return (f"your spell charm is spent (cast on turn {charm['turn']})",
+        return (f"your spell charm is spent (cast in combat round {charm['turn']})",
                 "a charm serves once: drop the CAST line")
     if order.get("spell") and order["spell"] != charm["spell"]:
         held = catalog.SPELLS[charm["spell"]].label
@@ -607,7 +607,7 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     # prompt offers CAST without naming it.
     cast = ["CAST", "IF HP < 5 THEN CAST"] if charm_ready(fighter) else []
     return {
-        "title": f"Orders for combat turn {turn}",
+        "title": f"Orders for combat round {turn}",
         "help": ("If you win the initiative with a higher maneuver score you may reroll: say "
                  "when with REROLL, KEEP or a condition on the first throw. WIELD picks the "
                  "weapon; YIELD concedes; CAST breaks your spell charm before the dice fall "

@@ -222,7 +222,7 @@ def render(events: list[Event], viewer: str | None) -> str:
             else:
                 out += [f"_{who} standing orders: none._", ""]
         elif k == "turn":
-            out += [f"## Combat turn {d['turn']}" + (" (continued)" if d.get("resumed") else ""), ""]
+            out += [f"## Combat round {d['turn']}" + (" (continued)" if d.get("resumed") else ""), ""]
         elif k == "yield":
             out += [f"{_b(d['seat'])} yields.", ""]
         elif k == "roll":

@@ -121,13 +121,17 @@ class Grammar:
     `keywords` maps a keyword to a handler taking the remaining tokens and a context
     object (whatever the engine passes, usually the state and seat) and returning an
     order dict that includes "op". `render` turns an order back into canonical text.
+    `no_conditions`: the error for an IF line where this grammar has no conditions (a
+    game whose orders have them later, e.g. after a setup choice, says when they apply).
     """
 
     def __init__(self, keywords: dict[str, Handler], *,
                  condition: ConditionParser | None = None,
                  render: Callable[[Order], str] | None = None,
-                 standing: bool = True) -> None:
+                 standing: bool = True,
+                 no_conditions: str = "this game has no conditional orders") -> None:
         self.keywords = {k.upper(): v for k, v in keywords.items()}
+        self.no_conditions = no_conditions
         self.condition = condition
         self.render_order = render or default_render
         self.standing = standing
@@ -180,7 +184,7 @@ class Grammar:
 
     def _conditional(self, text: str, ctx: Any) -> dict[str, Any]:
         if self.condition is None:
-            raise OrderSyntax("this game has no conditional orders")
+            raise OrderSyntax(self.no_conditions)
         match = re.fullmatch(r"IF\s+(.+?)\s+THEN\s+(.+?)(?:\s+ELSE\s+(.+))?", text,
                              re.IGNORECASE)
         if not match:

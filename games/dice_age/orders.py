@@ -438,7 +438,8 @@ def parse(state: State, seat: str, text: str) -> Orders:
                 why = problem(state, seat, order, conditions=False)
             if why:
                 legal = legal_lines(state, seat)
-                hint = ("choose from: " + ", ".join(legal[:12])) if legal else ""
+                hint = ("choose from: " + ", ".join(legal[:12])
+                        + (f", … ({len(legal) - 12} more)" if len(legal) > 12 else "")) if legal else ""
                 errors.append(OrderError(line.number, why, hint))
                 break
         else:

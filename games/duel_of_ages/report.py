@@ -72,13 +72,13 @@ def line(event: Event) -> str | None:
     if kind == "eliminated":
         text = f"- **{d['char']} is eliminated** in {d['space']}"
         if d.get("dropped"):
-            text += f", leaving {d['dropped']} card(s) on the ground"
+            text += f", leaving {_cards(d['dropped'])} on the ground"
         if d.get("discarded"):
             text += ", the cards are discarded: " + ", ".join(_card(c) for c in d["discarded"])
         return text + "."
     if kind == "pickup":
         shown = ", ".join(_card(c) for c in d["shown"])
-        text = f"- {d['char']} picks up {d['count']} card(s) in {d['space']}"
+        text = f"- {d['char']} picks up {_cards(d['count'])} in {d['space']}"
         text += f" (face up: {shown})" if shown else ""
         return text + "."
     if kind == "pickup_cards":
@@ -98,7 +98,7 @@ def line(event: Event) -> str | None:
         return f"- {d['char']} {how}: Team {d['roller']} rolls {d['die']}, dome {d['space']}."
     if kind == "tower":
         return (f"- {d['char']} challenges the {d['tower']} tower with {d['rating']}: "
-                f"{_roll(d)}; damage {d['damage']}, healed {d['heal']}, then {d['then']}.")
+                f"{_roll(d)}{_tower_effect(d)}, then {d['then']}.")
     if kind == "guardian":
         g = catalog.guardians()[d["guardian"]]
         bonus = " (+1 for his own age)" if d["bonus"] else ""
@@ -114,14 +114,14 @@ def line(event: Event) -> str | None:
         return (f"- {d['char']} begs for mercy in the {d['age']} labyrinth."
                 f"{_next_guardian(d)}")
     if kind == "draw":
-        text = f"- {d['char']} draws {d['count']} card(s)"
+        text = f"- {d['char']} draws {_cards(d['count'])}"
         return text + "."
     if kind == "draw_cards":
         return f"- (secret) {d['char']} drew: " + (", ".join(_card(c) for c in d["cards"])
                                                    or "nothing, the deck is empty") + "."
     if kind == "trade":
         shown = ", ".join(_card(c) for c in d["shown"])
-        text = (f"- {d['char']} and {d['with']} trade: {d['gave']} card(s) one way, "
+        text = (f"- {d['char']} and {d['with']} trade: {_cards(d['gave'])} one way, "
                 f"{d['took']} the other")
         text += f" (face up: {shown})" if shown else ""
         return text + "."
@@ -132,7 +132,7 @@ def line(event: Event) -> str | None:
     if kind == "no_trade":
         return f"- {d['char']} and {d['with']} cannot trade: {d['why']}."
     if kind == "havoc":
-        return f"- Havoc: {d['giver']} hands {d['count']} card(s) to {d['receiver']}."
+        return f"- Havoc: {d['giver']} hands {_cards(d['count'])} to {d['receiver']}."
     if kind == "healed":
         source = "the guardian's bonus" if d["card"] is None else f"the {_card(d['card'])}"
         if d.get("source") == "ability":
@@ -169,3 +169,17 @@ def _next_guardian(d: dict[str, Any]) -> str:
     if d.get("next"):
         return f" Next in that labyrinth, face up: {catalog.guardians()[d['next']]['title']}."
     return ""
+
+
+def _cards(count: int) -> str:
+    """'1 card', '3 cards' (never 'card(s)')."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def _tower_effect(d: dict) -> str:
+    """What a tower challenge did, said only when it did something (not 'damage 0,
+    healed 0' on every line)."""
+    parts = [f"{d['damage']} damage" if d.get("damage") else "",
+             f"healed {d['heal']}" if d.get("heal") else ""]
+    said = ", ".join(p for p in parts if p)
+    return f"; {said}" if said else ""

@@ -81,11 +81,11 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     attacks = ", then ".join(label(a) for a in turn["attacks"])
     choices: list[str] = []
     if role(state, seat) == "attacker":
-        title = (f"Turn {turn['number']}: you attack with {attacks}" if attacks else
-                 f"Turn {turn['number']}: your left-most card has no attack")
+        title = (f"Round {turn['number']}: you attack with {attacks}" if attacks else
+                 f"Round {turn['number']}: your left-most card has no attack")
         help_text, choices = _attacker(state, kind, hand)
     else:
-        title = f"Turn {turn['number']}: you are attacked ({attacks})"
+        title = f"Round {turn['number']}: you are attacked ({attacks})"
         help_text, choices = _defender(state, seat, kind, hand)
     if kind in ("set", "defend", "absorb", "plan"):
         title = f"Decision arising: {title}"
@@ -94,7 +94,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
             help_text = f"You take {cur['damage']} damage. " + help_text
         if kind == "set" and cur:
             help_text = (f"The defender chose {cur['pos']} ({cards.name(cur['card'])}, "
-                         f"{cur['allowed']} guess(es)). " + help_text)
+                         f"{cur['allowed']} {'guess' if cur['allowed'] == 1 else 'guesses'}). " + help_text)
         help_text += (f" This answer needs a {kind.upper()} order; other lines may come "
                       "with it.")
     choices += EXCHANGE_FORMS + STANDING_FORMS
@@ -150,7 +150,7 @@ def _guess_form(state: State, seat: str, attack: dict[str, Any], pos: str, index
     example = f"DEFEND {pos} GUESS {guesses}" if guesses else f"DEFEND {pos}"
     token = ", puts the Defended! token on it" if pos == "SECOND" else ""
     return (f"DEFEND {pos} GUESS <{allowed} number(s) from {attack['lo']}-{attack['hi']}> — "
-            f"{why}: {allowed} guess(es){token} (e.g. {example})")
+            f"{why}: {allowed} {'guess' if allowed == 1 else 'guesses'}{token} (e.g. {example})")
 
 
 def _defender(state: State, seat: str, kind: str, hand: list[str]) -> tuple[str, list[str]]:

@@ -86,7 +86,7 @@ def _queued_cards(d: dict[str, Any], v: str | None) -> str:
 
 
 def _turn(d: dict[str, Any], v: str | None) -> str:
-    return f"\n## Duel turn {d['number']}: {_who(d['attacker'], v)} attacks\n"
+    return f"\n## Duel round {d['number']}: {_who(d['attacker'], v)} attacks\n"
 
 
 def _discarded(d: dict[str, Any], v: str | None) -> str:
@@ -132,7 +132,8 @@ def _defence(d: dict[str, Any], v: str | None) -> str:
             f"**{d['card']}**{forced}: {d['type'].title()} defence {d['base']}")
     for reason, n in d["cuts"]:
         text += f", -{n} for {reason}"
-    return text + f", so {d['allowed']} guess(es)."
+    guesses = "guess" if d["allowed"] == 1 else "guesses"
+    return text + f", so {d['allowed']} {guesses}."
 
 
 def _strike(d: dict[str, Any], v: str | None) -> str:

@@ -72,7 +72,7 @@ class DungeonquestEngine(Engine):
         if state.get("picking"):
             return Decision("heroes", {seat: heroes.prompt(state, seat)
                                        for seat in state["seats"]})
-        return Decision(f"turn {state['turn']}",
+        return Decision(f"round {state['turn']} of {state['turns']}",
                         {seat: prompts.prompt(state, seat) for seat in active(state)})
 
     def parse_orders(self, state: State, seat: str, text: str) -> Orders:

@@ -139,6 +139,6 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     answer = pending_choices(state, seat)[:1] if ch["pending"] else []
     example = "\n".join([*answer, _example_move(moves, outward),
                          "IF MONSTER TROLL THEN ESCAPE ELSE ATTACK"])
-    return {"title": f"Turn {turn} of {state['turns']}: orders for {ch['name']}",
+    return {"title": f"Round {turn} of {state['turns']}: orders for {ch['name']}",
             "help": " ".join(lines) + " " + HELP, "choices": choices, "example": example,
             "pending": bool(ch["pending"])}

@@ -14,7 +14,7 @@ from games.core.types import Event, filter_events
 from .board import LEGEND
 from .content import HERO_ORDER
 
-PHASE_TITLES = {"decision": "Decisions from turn {prev}", "turn": "Turn {turn}",
+PHASE_TITLES = {"decision": "Decisions from round {prev}", "turn": "Round {turn}",
                 "end": "Nightfall"}
 
 
@@ -35,18 +35,18 @@ def render(events: list[Event], viewer: str | None) -> str:
         return ""
     turn = head.data["turn"]
     heroes: dict[str, str] = dict(sorted(head.data["heroes"].items()))  # seat order
-    out = [f"# Report {turn}: turn {turn} of {head.data['turns']}", ""]
+    out = [f"# Round {turn} of {head.data['turns']}", ""]
     if turn == 1:
-        out.append("Report 1 covers turn 1's movement only.")
+        out.append("Round 1's movement only.")
     elif any(e.data.get("phase") == "decision" for e in events if e.kind != "turn"):
-        out.append(f"First the decisions arising from turn {turn - 1}, then turn {turn}'s "
+        out.append(f"First the decisions arising from round {turn - 1}, then round {turn}'s "
                    f"movement.")
     else:  # nothing this reader may see was left over from last turn
-        out.append(f"Turn {turn}'s movement.")
+        out.append(f"Round {turn}'s movement.")
     left = head.data["sunset_in"]
     out.append("")
-    out.append(f"**Sunset in {left} turn{'s' if left != 1 else ''}.**" if left else
-               "**This was the last turn: the sun has set.**")
+    out.append(f"**Sunset in {left} round{'s' if left != 1 else ''}.**" if left else
+               "**This was the last round: the sun has set.**")
     for seat, title in heroes.items():
         mine = [e for e in events if e.data.get("seat") == seat and e.kind != "turn"]
         if not mine:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import re
 import textwrap
 from datetime import datetime, timedelta
 from typing import Any
@@ -117,19 +116,17 @@ def notify_gate() -> Any:
     return MailGate()
 
 
-def render_prompt(prompt: dict[str, Any], number: int | None = None) -> list[str]:
+def render_prompt(prompt: dict[str, Any]) -> list[str]:
     """An engine's JSON prompt as plain lines: title, help, example, then any lists.
 
-    `number` is the service's turn number: an engine that counts its own turns ("Orders
-    for combat turn 4" while the game is at turn 5) has its count replaced by it, so a
-    mail names one turn number, the one in its subject and on the game page.
+    Engines name their own round in words ("Orders for combat round 4") and never write a
+    turn number of their own, so the prompt is shown as written: a mail names one turn
+    number, the one in its subject and on the game page (issues 28 and 30).
     """
     lines: list[str] = []
     for key in ("title", "help"):
         if prompt.get(key):
             text = str(prompt[key])
-            if number is not None:
-                text = one_numbering(text, number)
             for paragraph in text.split("\n"):  # one help line per hero, per option...
                 lines += _paragraph_lines(paragraph)
     if prompt.get("example"):
@@ -154,29 +151,6 @@ def _paragraph_lines(paragraph: str) -> tuple[str, ...]:
     """A prompt's paragraph wrapped to the text width; kept per process (an engine's help
     is the same text every turn, for every seat)."""
     return tuple(textwrap.wrap(paragraph, plaintext.WIDTH, break_long_words=False) or [""])
-
-
-_ENGINE_TURN = re.compile(r"\b(?:(?:combat|game|round)\s+)?(turn)\s+(\d+)(?:\s+of\s+\d+)?\b",
-                          re.IGNORECASE)
-
-
-def one_numbering(text: str, number: int) -> str:
-    """`text` with any other turn count than `number` replaced by it ("Orders for combat
-    turn 4" -> "Orders for turn 5"); a text already using `number` is left alone."""
-    def fix(match: re.Match[str]) -> str:
-        if int(match.group(2)) == number:
-            return match.group(0)
-        return f"{match.group(1)} {number}"
-    return _ENGINE_TURN.sub(fix, text)
-
-
-def engine_count(text: str, number: int) -> str | None:
-    """The engine's own turn count in `text` ("combat turn 4") when it differs from the
-    service's `number`, else None: what `one_numbering` replaces, to be named once."""
-    for match in _ENGINE_TURN.finditer(text):
-        if int(match.group(2)) != number:
-            return " ".join(match.group(0).lower().split())
-    return None
 
 
 def turn_opened(turn: Turn) -> int:
@@ -214,7 +188,7 @@ def _turn_opened(mailing: Mailing, pk: int) -> None:
                     "turn_opened.txt", {
                         "turn": turn,
                         "deadline": compose.fmt_deadline(turn.deadline, seat.user),
-                        "prompt_lines": render_prompt(prompt, turn.number),
+                        "prompt_lines": render_prompt(prompt),
                         "example": prompt.get("example", "")}, turn=turn)
 
 
@@ -315,7 +289,7 @@ def _remind(mailing: Mailing, turn: Turn, seat: Seat, *, window: str = "",
                        f"[{title}] reminder: {last}turn {turn.number} orders due {deadline}",
                        "reminder.txt", {"turn": turn, "deadline": deadline,
                                         "last_one": last_one,
-                                        "prompt_lines": render_prompt(prompt, turn.number)},
+                                        "prompt_lines": render_prompt(prompt)},
                        turn=turn, urgent=urgent)
 
 

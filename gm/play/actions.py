@@ -432,8 +432,12 @@ def _pseudo_orders(turn: Turn, seat: str) -> Orders | None:
     return None
 
 
-def resolve_turn(turn_id: int) -> bool:
-    """Resolve a DUE turn exactly once. Returns False when there was nothing to do."""
+def resolve_turn(turn_id: int, *, hold: bool | None = None) -> bool:
+    """Resolve a DUE turn exactly once. Returns False when there was nothing to do.
+
+    `hold`: hold the outcome for the GM's review (None: as the game's review mode says).
+    A GM's rerun passes False for the turns it publishes on its way (newcomer, issue 28:
+    the log said "held for the GM's review" of turns the rerun published at once)."""
     try:
         with transaction.atomic():
             now = timezone.now()
@@ -446,6 +450,7 @@ def resolve_turn(turn_id: int) -> bool:
             if claimed is None:
                 return False
             turn, game = claimed
+            holding = game.hold_for_review if hold is None else hold  # newcomer
             engine = engine_for(game)
             # the stored state read and put in canonical form in one pass, handed to
             # run_turn with its canonical text (the before hash is taken of it)
@@ -465,13 +470,13 @@ def resolve_turn(turn_id: int) -> bool:
                 # that text is what is stored
                 state_before=game.state, state_after=json.loads(step.text),
                 before_hash=step.before_hash, after_hash=step.after_hash,
-                published=not game.hold_for_review, created=now)
+                published=not holding, created=now)
             # the turn cached on the record one way only: `turn=turn` would also cache
             # the record on the turn (a one-to-one), a reference cycle that left the
             # resolution's objects, its states' dicts and lists with them (about 150 per
             # turn), to the cyclic garbage collector instead of freeing them on return
             rows.cache_related(record, "turn", turn)
-            if game.hold_for_review:
+            if holding:
                 written = rows.chain([*_record_writes(record, now, step.text),
                                       turn_rows.set_turn_status(turn.pk,
                                                                 Turn.Status.HELD.value)])

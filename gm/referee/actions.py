@@ -568,7 +568,8 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
             _carry_amendments(game, engine, turn, old_turn, result)
             if first and changes:
                 amendment, patch = _amend_turn(game, engine, turn, actor, reason, changes)
-                result.notes.append(f"turn {k}: state amended ({len(patch)} values)")
+                result.notes.append(f"turn {k}: state amended ({len(patch)} "
+                                    f"value{'s' if len(patch) != 1 else ''})")
             if old_rec is None:
                 # The turn that was open: keep its orders where they still parse.
                 _carry_open_orders(game, engine, turn, old_turn, actor, result, now)
@@ -589,8 +590,12 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
             turn.save(update_fields=["overrides"])
             Turn.objects.filter(pk=turn.pk, status__in=[Turn.Status.OPEN, Turn.Status.DUE]
                                 ).update(status=Turn.Status.DUE)
+            # newcomer (issue 28): in review mode only the rerun's last turn is held; the
+            # turns before it are published by the rerun itself (the GM's act), and the
+            # log no longer says they were held for a review they never waited for
+            last = (k + 1) not in old_records and (k + 1) not in old_turns
             try:
-                done = play.resolve_turn(turn.pk)
+                done = play.resolve_turn(turn.pk, hold=None if last else False)
             except ValueError as exc:
                 raise ActionError(f"turn {k} cannot be resolved again: {exc}") from None
             if not done:
@@ -611,6 +616,8 @@ def rerun_from(game: Game, actor, reason: str, number: int, *,
         public = f"{actor.username} reran the game from turn {number}"
         if result.resolved:
             public += f"; turns {', '.join(map(str, result.resolved))} were resolved again"
+        if result.held:  # newcomer: said once, by the act that holds it
+            public += f"; turn {result.held} is held for the GM's review before its report"
         public += "."
         if result.reorder:
             public += (f" Turn {result.open_turn} is open again: new orders needed from "

@@ -270,8 +270,9 @@ def amend(request: HttpRequest, pk: int) -> HttpResponse:
                                           + _rerun_message(result))
             else:
                 result = actions.amend_state(game, request.user, reason, changes)
+                n = len(result["patch"])
                 messages.success(request, f"Amendment {result['version']} applied "
-                                          f"({len(result['patch'])} values).")
+                                          f"({n} value{'s' if n != 1 else ''}).")
             return redirect(f"/games/{game.pk}/gm/")
         except ActionError as exc:
             messages.error(request, exc.message)
@@ -395,4 +396,8 @@ def verify_page(request: HttpRequest) -> HttpResponse:
             messages.error(request, "choose an export file (GET /api/games/<id>/export/)")
         else:
             verdict = reading.verify_upload(upload.read(reading.VERIFY_MAX_BYTES + 1))
-    return render(request, "referee/verify.html", {"verdict": verdict})
+    # newcomer (issue 28): a file that is no export is not called a "Mismatch"
+    unreadable = bool(verdict and not verdict.ok and verdict.error and verdict.error.startswith(
+        ("not a JSON file", "not a game export", "not a tabletop-gm", "malformed export",
+         "the file is larger")))
+    return render(request, "referee/verify.html", {"verdict": verdict, "unreadable": unreadable})

@@ -82,6 +82,10 @@ class NewGameForm(forms.Form):
         for name, option in engine.options.items():
             self.fields[f"option_{name}"] = option_field(name, option)
         if engine.hidden_information:
+            # newcomer (issue 28): offered only where allowed. The field keeps both values
+            # so a posted "play" is refused with the reason (clean_role), not "invalid".
+            self.fields["role"].widget.choices = [
+                c for c in self.fields["role"].choices if c[0] == self.ROLE_REFEREE]
             self.fields["role"].help_text = (
                 f"{engine.title} hides information from the players, and the GM sees "
                 "everything, so its GM cannot hold a seat.")

@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.generic import RedirectView
 
-from . import history, rulebook, views
+from . import history, rulebook, set_aside, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -28,5 +28,8 @@ urlpatterns = [
     path("games/<int:pk>/live.json", views.live, name="game-live"),
     path("games/<int:pk>/export.json", views.export_json, name="game-export"),
     path("games/<int:pk>/turns/<int:number>/", history.turn_page, name="game-turn"),
+    # newcomer (issue 28): turns set aside by a rerun or rollback, kept in the history
+    path("games/<int:pk>/turns/<int:number>/set-aside/<int:version>/", set_aside.set_aside_page,
+         name="game-turn-set-aside"),
     path("games/<int:pk>/feed/", views.ReportsFeed(), name="game-feed"),
 ]

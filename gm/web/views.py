@@ -30,18 +30,18 @@ from games.core.types import OrderError, OrdersInvalid
 from gm.accounts.nextpage import same_site_path
 from gm.accounts.timezones import format_deadline, set_zone, zone_name_of, zone_of
 from gm.mail import greetings
-from gm.mail.notices import one_numbering
 from gm.play import actions, limits
 from gm.play.errors import ActionError
 from gm.play.models import Game, Post, Submission, Turn, fill_html
 from gm.talk import actions as talk
 
-from . import prompts
+from . import lobby_order, not_read, prompts, set_aside
 from .forms import NewGameForm, OrdersForm, PostForm, PressForm, TimeZoneForm
+from .templatetags.when import remember_zone
 
 TURN_NOTE = ("Turns here count every decision the game asks for, one after another "
              "(choices at setup and decisions arising included), so a game's own rounds "
-             "(its \"combat turn\" or \"round\") can carry a smaller number.")
+             "(its \"combat round\" or \"round 5 of 26\") can carry a smaller number.")
 
 
 def name_seats(text: str, players: dict[str, str]) -> str:
@@ -76,7 +76,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                          ).distinct().select_related("gm"))
         unread = talk.unread(games, request.user)
         for game in games:
-            owing = actions.owing_summary(game)["owing"] if game.status == "running" else []
+            # newcomer (issue 26/28): the turn read once gives the owing list and the deadline
+            turn = game.current_turn() if game.status == "running" else None
+            owing = actions.owing_summary(game, turn)["owing"] if turn is not None else []
             seat = game.seat_of(request.user)
             counts = unread.get(game.pk, {})
             words = [f"{n} {label}{'s' if n > 1 and label != 'private' else ''}"
@@ -85,12 +87,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                       ("private", counts.get("press", 0))) if n]
             mine.append({"game": game, "seat": seat, "unread": counts,
                          "unread_total": sum(counts.values()), "unread_words": ", ".join(words),
-                         "i_owe": bool(seat and seat.name in owing)})
+                         "i_owe": bool(seat and seat.name in owing),
+                         "deadline": turn.deadline if turn is not None
+                         and turn.status == Turn.Status.OPEN else None})
+        mine.sort(key=lobby_order.urgency)  # newcomer: what needs you first
     open_games = Game.objects.filter(status=Game.Status.OPEN).select_related("gm")[:50]
     running = Game.objects.filter(status__in=[Game.Status.RUNNING, Game.Status.PAUSED]
                                   ).select_related("gm")[:50]
     return render(request, "web/lobby.html", {
         "mine": mine, "open_games": open_games, "running": running,
+        "owed": sum(1 for g in mine if g["i_owe"]),  # newcomer (issue 26): the tab title
         "rulesets": registry.engines().values()})
 
 
@@ -210,7 +216,8 @@ def _next_step(game: Game, summary: dict, seat, engine) -> str:
         joined, need = len(summary["seats"]), engine.min_seats
         if summary["is_gm"]:
             return (f"{joined} of {summary['capacity']} seats taken. Share the invite link; "
-                    f"you can start the game once at least {need} player(s) joined.")
+                    f"you can start the game once at least {need} "
+                    f"player{'s' if need != 1 else ''} joined.")
         if seat is not None:
             return (f"You have seat {seat.name}. Waiting for the GM ({summary['gm']}) to start "
                     f"the game ({joined} joined, at least {need} needed); you will get a mail "
@@ -266,17 +273,9 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
     if prompt and seat is not None:
         offers = prompts.offers(engine, engine.from_json(game.state), seat.name, prompt)
     initial = "\n".join(my_orders["orders"]) if my_orders and not my_orders["withdrawn"] else ""
-    own_count = None
-    if prompt and turn:
-        # One numbering on the page and in mail: the prompt's own count is rewritten to the
-        # service's turn (as mail does) and named once beside it.
-        title = prompt.get("title", "")
-        match = re.search(r"\b((?:combat |game |duel )?(?:turn|round))\s+(\d+)", title, re.I)
-        if match and int(match.group(2)) != turn["number"]:
-            own_count = f"{match.group(1).lower()} {match.group(2)}"
-        prompt = {**prompt, "title": one_numbering(title, turn["number"])}
     reports = actions.reports_for(game, request.user)
     zone_name = zone_name_of(request.user)
+    remember_zone(request, zone_name)  # newcomer: {% when %} reuses it, no second read
     latest = reports[-1] if reports else None
     result = dict(summary["result"] or {})
     if result.get("summary"):
@@ -303,7 +302,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "deadline": deadline_context(request, turn["deadline"], zone_name) if turn else {},
         "zone_chosen": bool(zone_name),
         "next_step": _next_step(game, summary, seat, engine),
-        "gm_seats": gm_seats, "turn_note": TURN_NOTE, "own_count": own_count,
+        "gm_seats": gm_seats, "turn_note": TURN_NOTE,
         "prompt": prompt, "prompt_lists": prompt_lists(prompt),
         # A prompt's help: its first line a sentence, any further lines a list to scan.
         "help_lines": [line for line in str((prompt or {}).get("help") or "").split("\n")
@@ -313,6 +312,10 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "can_export": game.status == Game.Status.FINISHED or summary["is_gm"],
         "seen_at": None,
         "not_read": _not_read_after_send(request, game, my_orders),
+        # newcomer (issue 26): the tab title says what this reader owes here
+        "i_owe": bool(seat is not None and turn and turn.get("status") == "open"
+                      and seat.name in turn.get("owing", [])),
+        "players": players,  # newcomer: press names the player beside the seat
     }
     context.update(extra)
     return context
@@ -334,15 +337,20 @@ def _latest_reports(posts: list[Post], live: set[int]) -> set[int]:
 def _with_live_reports(posts: list[Post], live: set[int]) -> list[Post]:
     """Mark each report post `live` (linked to its turn page) or set aside (not linked)."""
     keep = _latest_reports(posts, live)
+    versions = set_aside.version_of_posts(posts)  # newcomer: set-aside reports link too
     for post in posts:
         post.live = post.pk in keep
+        post.version = versions.get(post.pk)
     return posts
 
 
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
     seen = talk.last_seen(game, request.user)  # what arrived since is marked "new"
-    response = render(request, "web/game.html", _game_context(request, game, seen_at=seen))
+    context = _game_context(request, game, seen_at=seen)
+    if seen is None:  # newcomer (issue 28): a first visit marks new what the lobby counted
+        context["seen_at"] = lobby_order.first_visit(game, request.user)  # people in memory
+    response = render(request, "web/game.html", context)
     talk.mark_seen(game, request.user)
     return response
 
@@ -421,6 +429,14 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
                 request, game, preview=orders.text.splitlines(), orders_form=refill,
                 not_read=read.skipped,
                 preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
+        # --- newcomer (issue 28): a skipped line needs the player's confirmation -------
+        if not not_read.confirmed(request.POST, read.skipped):
+            orders = actions.check_orders(game, seat, read.text)  # errors before the ask
+            return render(request, "web/game.html", _game_context(
+                request, game, preview=orders.text.splitlines(), orders_form=refill,
+                not_read=read.skipped, confirm_not_read=not_read.token(read.skipped),
+                preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
+        # --- end newcomer ---------------------------------------------------------------
         sub = actions.submit_orders(game, seat, read.text, source=Submission.Source.WEB,
                                     author=request.user, turn_number=turn_number)
     except OrdersInvalid as exc:
@@ -430,24 +446,32 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except ActionError as exc:
         messages.error(request, f"Your orders were not stored: {_sentence(exc.message)}")
         return _back(pk, "#orders")
-    messages.success(request, _accepted(sub))
+    status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
+    messages.success(request, _accepted(sub, status))
     if read.skipped:  # shown with the receipt on the next page, once
         request.session[NOT_READ] = {"game": game.pk, "version": sub.version,
                                      "lines": read.skipped}
+    # --- newcomer (issue 28): the last owed orders closed the turn: land on the receipt
+    # and the "turn resolved" note (the messages), not on the next turn's empty order card
+    # 800 px below them on a phone.
+    if status not in (None, Turn.Status.OPEN):
+        return _back(pk, "#messages")
+    # --- end newcomer
     return _back(pk, "#orders")
 
 
 NOT_READ = "gm-not-read"
 
 
-def _accepted(sub: Submission) -> str:
+def _accepted(sub: Submission, status: str | None = "") -> str:
     """The receipt line after a send. While the turn is open the order card shows the
     orders as understood; when these were the last owed and the turn closed at once,
     the next page is already the next turn's, so the line itself says what was read and
     where the outcome is."""
     line = (f"Orders accepted for turn {sub.turn.number} (version {sub.version}, receipt "
             f"{sub.receipt[:16]}…).")
-    status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
+    if status == "":  # not read by the caller
+        status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
     if status in (None, Turn.Status.OPEN):
         return line
     read = " / ".join(actions.receipt_json(sub)["orders"]) or "(none)"

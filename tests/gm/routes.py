@@ -45,6 +45,7 @@ PROBES: dict[str, tuple[str, ...]] = {
     "games/<int:pk>/live.json": ("GET",),
     "games/<int:pk>/export.json": ("GET", "HEAD"),
     "games/<int:pk>/turns/<int:number>/": ("GET", "GET:setup", "GET:open"),
+    "games/<int:pk>/turns/<int:number>/set-aside/<int:version>/": ("GET",),  # newcomer
     "games/<int:pk>/feed/": ("GET",),
     "games/<int:pk>/log/": ("GET",),
     "games/<int:pk>/disputes/": ("GET",),

@@ -65,7 +65,9 @@ def _render(order: dict[str, Any]) -> str:
 
 
 GRAMMAR = Grammar({"HERO": _hero, "CHOOSE": _hero, "PLAY": _hero}, render=_render,
-                  standing=False)
+                  standing=False,
+                  no_conditions="the hero choice takes no conditional orders: IF ... THEN "
+                                "orders come with the first round's movement")
 
 
 def rotation(first_hero: str) -> list[str]:

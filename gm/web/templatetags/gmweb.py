@@ -72,3 +72,22 @@ def ruleset_title(name: str) -> str:
     """A ruleset's title for people ('Dungeonquest (PBEM edition)'), not its code name."""
     engine = registry.engines().get(name)
     return engine.title if engine is not None else name
+
+
+# --- newcomer (issue 28): engine markdown shown as HTML, never as raw markdown ---------
+@register.filter
+def report_html(markdown_text: str) -> str:
+    """An engine's markdown (the setup report, turn 0) as safe HTML: the same renderer and
+    sanitiser as the stored turn reports (gm.play.rendering), so `# Report 0` and
+    `**Sir Rohan**` read as a heading and bold text, not as markup."""
+    from gm.play.rendering import render_markdown
+
+    return mark_safe(render_markdown(str(markdown_text or "")))  # nh3-sanitised
+
+
+@register.filter
+def with_player(seat: str, players: dict | None) -> str:
+    """'P2 (bob)': a seat with the name players know each other by (issue 28: press read
+    "P2 writes to P1"); the GM and unknown names stay as they are."""
+    name = (players or {}).get(seat)
+    return f"{seat} ({name})" if name and name != seat else str(seat)

@@ -215,7 +215,7 @@ def test_standing_cast_from_arming_then_once_only():
     with pytest.raises(OrdersInvalid) as exc:
         ENGINE.parse_orders(state, "P1", "IF HP < 6 THEN CAST")
     error = exc.value.errors[0]
-    assert "spent (cast on turn 1)" in error.message and "serves once" in error.hint
+    assert "spent (cast in combat round 1)" in error.message and "serves once" in error.hint
 
 
 @pytest.mark.parametrize(("text", "message", "hint"), [

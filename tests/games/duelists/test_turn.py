@@ -349,4 +349,4 @@ def test_a_missing_plan_is_asked_for_before_the_attack():
 def test_the_set_prompt_tells_the_attacker_the_defence_chosen():
     mid, _ = play(standard(), {"P1": "PLAN Lunge", "P2": "DEFEND SECOND GUESS 1"})
     help_text = ENGINE.decision(mid).prompts["P1"]["help"]
-    assert "SECOND (Spear Thrust, 2 guess(es))" in help_text
+    assert "SECOND (Spear Thrust, 2 guesses)" in help_text

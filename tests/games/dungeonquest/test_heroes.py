@@ -68,7 +68,7 @@ def test_each_seat_gets_a_distinct_hero(texts, script, expected):
     new, events = choose(opened(), texts, script)
     assert heroes_of(new) == expected
     assert new["picking"] is False and new["turn"] == 1
-    assert ENGINE.decision(new).phase == "turn 1"
+    assert ENGINE.decision(new).phase == "round 1 of 26"
     # each hero with his own sheet: Life Points, ring, arrows
     for seat, hero in zip(new["seats"], expected):
         ch = new["chars"][seat]
@@ -117,7 +117,7 @@ def test_a_bad_choice_is_refused_with_a_hint(text, hint):
 def test_assigned_heroes_skip_the_choice():
     state = opened(2, hero_choice="assigned", first_hero="adventurer")
     assert state["picking"] is False and heroes_of(state) == ["adventurer", "knight"]
-    assert ENGINE.decision(state).phase == "turn 1"
+    assert ENGINE.decision(state).phase == "round 1 of 26"
 
 
 def test_no_view_shows_a_hero_before_the_choice():

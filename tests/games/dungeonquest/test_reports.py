@@ -98,10 +98,10 @@ def test_report_shape():
     ev1, ev2 = scripted_two_turns()
     one = ENGINE.report(ev1, "P1")
     two = ENGINE.report(ev2, "P1")
-    assert "Report 1 covers turn 1's movement only." in one
+    assert "Round 1's movement only." in one
     assert "**Your decision next turn:** a Orc" in one or "Orc (4 Life Points)" in one
-    assert two.index("**Decisions from turn 1**") < two.index("**Turn 2**")
-    assert "Sunset in 24 turns" in two
+    assert two.index("**Decisions from round 1**") < two.index("**Round 2**")
+    assert "Sunset in 24 rounds" in two
     assert "```text" in two
 
 
@@ -124,11 +124,11 @@ def test_no_decisions_header_when_none_were_left_over():
     _, events = run(st, {"P1": "MOVE EAST"}, [])
     for viewer in ("P1", None):
         text = ENGINE.report(events, viewer)
-        assert "First the decisions" not in text and "Turn 5's movement." in text
+        assert "First the decisions" not in text and "Round 5's movement." in text
     st["chars"]["P1"]["pending"] = {"type": "crypt", "square": "A1"}
     stack(st, "room", "empty")
     _, events = run(st, {"P1": "IGNORE\nMOVE EAST"}, [])
-    assert "First the decisions arising from turn 4" in ENGINE.report(events, "P1")
+    assert "First the decisions arising from round 4" in ENGINE.report(events, "P1")
     assert "First the decisions" not in ENGINE.report(events, None)  # a private decision
 
 

@@ -1,6 +1,6 @@
-"""The API's prompt names the service's turn, as the game page and the mails do: an
-engine's own count ("Orders for combat turn 1" while the game is at turn 2) is rewritten
-and named once in `turn.own_count`."""
+"""One turn number on page, mail, report and API (issues 28 and 30): engines name their
+own round in words ("Orders for combat round 1"), so the API serves the prompt as the
+engine wrote it, and page and mail show the same title, with no rewriting by regex."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games.core.rng import Rng
 from gm.mail.models import Outbox
 from gm.play.models import Game
 
@@ -19,28 +20,39 @@ def test_api_prompt_title_agrees_with_page_and_mail(make_game, players, play_def
     turn = Game.objects.get(pk=game.pk).current_turn()
     assert turn.number == 2
     own = turn.decision["prompts"]["P1"]["title"]
-    assert "combat turn 1" in own.lower()  # the engine counts its own turns
+    assert own == "Orders for combat round 1"  # the game's own round, in words
 
     api = APIClient()
     api.force_authenticate(players[0])
     data = api.get(f"/api/games/{game.pk}/").json()
-    title = data["turn"]["my_prompt"]["title"]
-    assert title != own and re.sub(r"(?i)combat turn 1", "turn 2", own) == title
-    assert data["turn"]["own_count"] == "combat turn 1"
+    assert data["turn"]["my_prompt"]["title"] == own and "own_count" not in data["turn"]
 
     web = Client()
     web.force_login(players[0])
     page = web.get(f"/games/{game.pk}/").content.decode()
-    assert f'<strong id="prompt-title">{title}</strong>' in page
+    assert f'<strong id="prompt-title">{own}</strong>' in page
     mail = Outbox.objects.filter(kind="turn_opened", turn=turn, to=players[0].email).get()
-    assert title in mail.body_text
-    assert set(re.findall(r"\bturn (\d+)", mail.subject + title, re.I)) == {"2"}
+    assert own in mail.body_text
+    assert set(re.findall(r"\bturn (\d+)", mail.subject + mail.body_text, re.I)) == {"2"}
 
 
-def test_a_prompt_already_in_the_services_count_is_left_alone(make_game, players):
-    game = make_game("tally", 2)
-    api = APIClient()
-    api.force_authenticate(players[0])
-    data = api.get(f"/api/games/{game.pk}/").json()
-    raw = Game.objects.get(pk=game.pk).current_turn().decision["prompts"]["P1"]
-    assert data["turn"]["my_prompt"] == raw and data["turn"]["own_count"] is None
+def test_no_engine_writes_a_turn_number_into_its_prompts(make_game):
+    """Every ruleset's first prompts name no "turn <n>": the service's count is the only
+    one (the regex that rewrote them, gm.mail.notices.one_numbering, is gone)."""
+    from gm.play import actions
+
+    for ruleset, n in (("combat_dice", 2), ("duelists", 2), ("dungeonquest", 2),
+                       ("dice_age", 2), ("duel_of_ages", 2)):
+        game = make_game(ruleset, n, title=f"numbering {ruleset}")
+        engine = actions.engine_for(game)
+        state = engine.from_json(game.state)
+        for _ in range(6):  # a few decisions in, default orders all round
+            decision = engine.decision(state)
+            if decision is None:
+                break
+            for prompt in decision.prompts.values():
+                text = f"{prompt.get('title', '')}\n{prompt.get('help', '')}"
+                assert not re.search(r"\bturn \d", text, re.I), (ruleset, text)
+            assert not re.search(r"\bturn \d", decision.phase or "", re.I), ruleset
+            orders = {s: engine.default_orders(state, s) for s in decision.prompts}
+            state, _events = engine.resolve(state, orders, Rng(b"k" * 32, f"t{_}"))

@@ -105,15 +105,7 @@ def test_one_turn_number_in_subject_and_prompt(make_game, on_commit, mailoutbox)
     assert "turn 2 is open" in notice.body
     numbers = {int(n) for n in re.findall(r"\bturn (\d+)", notice.body, re.IGNORECASE)}
     assert numbers == {2}, notice.body
-    assert "Orders for turn 2" in notice.body
-
-
-def test_one_numbering_rewrites_only_other_counts():
-    assert notices.one_numbering("Orders for combat turn 4", 5) == "Orders for turn 5"
-    assert notices.one_numbering("Turn 3 of 20: orders for Ragnar", 5) == \
-        "Turn 5: orders for Ragnar"
-    assert notices.one_numbering("Turn 5: you attack", 5) == "Turn 5: you attack"
-    assert notices.one_numbering("Pick a die", 5) == "Pick a die"
+    assert "Orders for combat round 1" in notice.body  # the game's own round, in words
 
 
 def test_a_prompt_keeps_its_help_lines_and_shows_no_form_flags(make_game, mailoutbox):

@@ -147,6 +147,7 @@ class World:
         return {"pk": game.pk, "number": last.number if last else 0,
                 "open": current.number if current else 0,
                 "dispute_id": dispute.pk if dispute else 0, "name": others[0],
+                "version": 1,  # a turn's first published version (set-aside pages)
                 "ruleset": game.ruleset}
 
     def _order_text(self, game: Game, seat: str | None) -> str:

@@ -59,7 +59,7 @@ def test_amend_form_on_the_open_turn(race, gm_user):
     assert b'name="f/energy/P1" value="9"' in r.content
     r = client_for(gm_user).post(url, {"turn": "1", "f/energy/P1": "5", "f/pos/P1": "0",
                                        "reason": "penalty"}, follow=True)
-    assert b"Amendment 1 applied (1 values)" in r.content
+    assert b"Amendment 1 applied (1 value)" in r.content
     race.refresh_from_db()
     assert race.state["energy"]["P1"] == 5
     r = client_for(gm_user).post(url, {"turn": "1", "f/energy/P1": "-3", "reason": "bad"})

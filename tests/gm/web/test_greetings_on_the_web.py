@@ -16,6 +16,7 @@ from gm.mail import inbound
 from gm.mail.models import Outcome
 from gm.mail.smtp_server import Envelope
 from gm.play.models import Submission
+from gm.web.not_read import token as not_read_token
 from tests.gm.mail import mimeshapes as shapes
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +49,12 @@ def test_the_web_form_reads_greetings_as_mail_does(text, kept, not_read, accepte
     client.force_login(players[0])
     response = client.post(f"/games/{game.pk}/orders/", {"text": text, "turn": 1},
                            follow=True)
+    if accepted and not_read:  # no typed line disappears quietly: the player confirms
+        page = html.unescape(response.content.decode())
+        assert _latest(game) is None and 'id="confirm-send"' in page
+        response = client.post(f"/games/{game.pk}/orders/",
+                               {"text": text, "turn": 1,
+                                "confirm_not_read": not_read_token(not_read)}, follow=True)
     page = html.unescape(response.content.decode())
     sub = _latest(game)
     if accepted:
@@ -87,7 +94,8 @@ def test_mail_and_web_agree(text, kept, not_read, accepted, game, players, clien
     by_mail = _latest(game)
     assert (result.outcome == Outcome.ACCEPTED) is accepted
     client.force_login(players[0])
-    client.post(f"/games/{game.pk}/orders/", {"text": text, "turn": 1})
+    client.post(f"/games/{game.pk}/orders/", {"text": text, "turn": 1,
+                                              "confirm_not_read": not_read_token(not_read)})
     by_web = _latest(game)
     if accepted:
         assert by_web.version == by_mail.version + 1
@@ -128,3 +136,24 @@ def test_with_no_order_at_all_the_lines_are_not_called_greetings(game, players):
     assert "greetings and sign-offs around the orders" in page
     assert "no_orders" not in client.post(f"/games/{game.pk}/orders/preview.json",
                                           {"text": "Hi GM,\nADD 2"}).json()
+
+
+def test_a_skipped_line_is_not_sent_without_confirmation(game, players, client):
+    """Issue 28: a mistyped last line (`JUMP` after `ADD 2`) is skipped as a sign-off; the
+    web form stores nothing until the player confirms exactly those lines, and asks again
+    when the text changes so that other lines would be skipped."""
+    client.force_login(players[0])
+    url = f"/games/{game.pk}/orders/"
+    page = html.unescape(client.post(url, {"text": "ADD 2\nJUMP", "turn": 1}).content.decode())
+    assert _latest(game) is None
+    assert "some lines you typed would not be read" in page and "<q>JUMP</q>" in page
+    assert f'value="{not_read_token(["JUMP"])}"' in page
+    # a stale confirmation (for other lines) asks again
+    client.post(url, {"text": "ADD 2\nHOP", "turn": 1,
+                      "confirm_not_read": not_read_token(["JUMP"])})
+    assert _latest(game) is None
+    response = client.post(url, {"text": "ADD 2\nJUMP", "turn": 1,
+                                 "confirm_not_read": not_read_token(["JUMP"])})
+    assert response.status_code == 302 and _latest(game).orders["items"]
+    # nothing skipped: no question
+    assert client.post(url, {"text": "ADD 3", "turn": 1}).status_code == 302

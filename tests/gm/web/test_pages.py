@@ -405,20 +405,18 @@ def test_live_preview_json_parses_without_storing(gm_user, players):
     assert game.turns.get(number=1).submissions.count() == 0
 
 
-def test_one_turn_number_on_the_page_and_the_games_own_count_named_once(make_game, players,
-                                                                         play_defaults):
+def test_one_turn_number_on_the_page_and_the_games_own_round_in_words(make_game, players,
+                                                                     play_defaults):
+    """Issue 28/30: the engine names its own round in words ("combat round 1"), never as a
+    second turn number; the page shows its prompt as written (no rewriting)."""
     game = make_game("combat_dice", 2)
     play_defaults(game)
     page = _text(_client(players[0]).get(f"/games/{game.pk}/"))
-    numbers = {int(n) for n in re.findall(r"(?<![Cc]ombat )\b[Tt]urn (\d+)\b", re.sub(
-        r'<p class="muted small" id="own-count">.*?</p>|<div class="report".*?</div>', "",
-        page, flags=re.S))}
+    numbers = {int(n) for n in re.findall(r"\b[Tt]urn (\d+)\b", page)}
     assert numbers == {1, 2}, numbers  # turn 2 is open; the thread links turn 1's report
-    assert '<strong id="prompt-title">Orders for turn 2</strong>' in page
-    assert "calls this its combat turn 1" in page
-    # the note is shared by every ruleset, so it names no one game's kind of decision
-    assert "skips decisions (setup choices, decisions arising)" in page
-    assert "After combat turn" not in page and "Before the first combat turn" in page  # board
+    assert '<strong id="prompt-title">Orders for combat round 1</strong>' in page
+    assert 'id="own-count"' not in page
+    assert "After combat turn" not in page and "Before the first combat round" in page  # board
 
 
 def test_seat_counts_read_as_one_number_when_the_range_is_fixed():

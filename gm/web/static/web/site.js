@@ -65,8 +65,65 @@
     document.querySelectorAll("input[name=browser_zone]").forEach(function (i) { i.value = zone; });
   }
 
+  // --- newcomer (issue 28): every {% when %} time in the reader's zone, named -----------
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function localTimes() {
+    var zone = browserZone();
+    if (!zone) return;
+    document.querySelectorAll("time.when[data-zone-chosen='0']").forEach(function (el) {
+      var when = new Date(el.getAttribute("datetime")), style = el.getAttribute("data-style");
+      var parts = {};
+      try {
+        new Intl.DateTimeFormat("en-GB", {year: "numeric", month: "2-digit", day: "2-digit",
+          hour: "2-digit", minute: "2-digit", second: "2-digit", weekday: "short",
+          hourCycle: "h23", timeZone: zone, timeZoneName: "short"})
+          .formatToParts(when).forEach(function (p) { parts[p.type] = p.value; });
+      } catch (e) { return; }
+      var name = parts.timeZoneName || zone;
+      if (/^(GMT|UTC)[+-]/.test(name)) name = name + " " + zone;  // an offset only: add the zone
+      var hm = parts.hour + ":" + parts.minute, text;
+      if (style === "deadline") {
+        var month = new Intl.DateTimeFormat("en-GB", {month: "short", timeZone: zone}).format(when);
+        text = parts.weekday + " " + parseInt(parts.day, 10) + " " + month + " " + parts.year + ", " + hm;
+        if (zone !== "UTC" && zone !== "Etc/UTC") {
+          name += " (" + pad(when.getUTCHours()) + ":" + pad(when.getUTCMinutes()) + " UTC)";
+        }
+      } else {
+        text = parts.year + "-" + parts.month + "-" + parts.day + " " + hm +
+          (style === "seconds" ? ":" + parts.second : "");
+      }
+      el.textContent = text + " " + name;
+      el.title = "in your browser's zone (" + zone + "); save a time zone in Settings to fix it";
+    });
+  }
+  // A picture board wider than its box (the Duel of Ages map on a phone) gets a "Fit to
+  // screen" toggle: the whole board at once, or back to its legible size to scroll.
+  function fitBoards() {
+    document.querySelectorAll(".board").forEach(function (box) {
+      var pic = box.querySelector("svg");
+      if (!pic || box.previousElementSibling && box.previousElementSibling.classList &&
+          box.previousElementSibling.classList.contains("board-fit-toggle")) return;
+      if (pic.getBoundingClientRect().width <= box.clientWidth + 1) return;
+      var button = document.createElement("button");
+      button.type = "button"; button.className = "secondary board-fit-toggle";
+      button.textContent = "Fit to screen";
+      button.setAttribute("aria-pressed", "false");
+      button.addEventListener("click", function () {
+        var on = !pic.classList.contains("fitted");
+        pic.classList.toggle("fitted", on);
+        button.setAttribute("aria-pressed", on ? "true" : "false");
+        button.textContent = on ? "Full size (scroll)" : "Fit to screen";
+      });
+      box.parentNode.insertBefore(button, box);
+    });
+  }
+  // --- end newcomer -------------------------------------------------------------------
+
   function focusNotice() {
-    var el = document.getElementById("order-errors") || document.getElementById("order-preview");
+    var el = document.getElementById("order-errors") || document.getElementById("order-preview") ||
+      (location.hash === "#messages" && document.getElementById("messages"));  // newcomer: turn closed
     if (el) { el.scrollIntoView({block: "start"}); el.focus({preventScroll: true}); }
   }
 
@@ -92,11 +149,36 @@
       note.textContent = "The game moved on while you were typing: send, or reload to see " +
                          "the new order form (your text is kept until you reload).";
     }
-    localDeadlines(); tick(); focusableScrollers();
+    localDeadlines(); localTimes(); tick(); focusableScrollers(); fitBoards();
   }
 
+  // --- newcomer (issue 26): a browser notification when the turn moves on -------------
+  function notifyOffer() {
+    var line = document.getElementById("notify-line"), button = document.getElementById("notify-me");
+    if (!line || !button || !("Notification" in window)) return;
+    if (Notification.permission !== "default") return;  // granted already, or refused
+    line.hidden = false;
+    button.addEventListener("click", function () {
+      Notification.requestPermission().then(function () { line.hidden = true; });
+    });
+  }
+
+  function notifyMoved(before, now) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    var moved = before.turn !== now.turn || before.status !== now.status ||
+      before.turn_status !== now.turn_status;
+    if (!moved) return;
+    var body = now.status === "finished" ? "The game is over." :
+      now.turn_status === "open" ? "Turn " + now.turn + " is open." :
+      "Turn " + now.turn + " is " + (now.turn_status || now.status) + ".";
+    try { new Notification(document.title.replace(/^\(\d+\) /, ""), {body: body, tag: location.pathname}); }
+    catch (e) { /* some browsers allow notifications from a service worker only */ }
+  }
+  // --- end newcomer -------------------------------------------------------------------
+
   function poll(live) {
-    if (document.hidden) return;
+    // newcomer: a hidden tab still polls when the reader asked to be notified
+    if (document.hidden && !("Notification" in window && Notification.permission === "granted")) return;
     fetch(live.getAttribute("data-url"), {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
@@ -106,9 +188,14 @@
         var old = JSON.stringify(JSON.parse(before), Object.keys(JSON.parse(before)).sort());
         if (marks === old) return;
         live.setAttribute("data-marks", text);
+        notifyMoved(JSON.parse(before), JSON.parse(text));  // newcomer
         return fetch(live.getAttribute("data-page"), {credentials: "same-origin"})
           .then(function (r) { return r.text(); })
-          .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); });
+          .then(function (html) {
+            var doc = new DOMParser().parseFromString(html, "text/html");
+            swap(doc);
+            if (doc.title) document.title = doc.title;  // newcomer: "(1) …" when you owe
+          });
       })
       .catch(function () { /* offline for a moment: try again next time */ });
   }
@@ -198,7 +285,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    zoneSettings(); livePreview(); localDeadlines(); tick(); focusableScrollers();
+    zoneSettings(); livePreview(); localDeadlines(); localTimes(); tick(); focusableScrollers();
+    notifyOffer(); fitBoards();
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
