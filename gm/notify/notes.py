@@ -14,9 +14,10 @@ from .models import Channel
 MailKind = "notice"  # Outbox.kind of the notify layer's own mails (no switch of its own)
 
 
-def plain_row(user, key: str, subject: str, text: str, game_id: int | None = None):
+def plain_row(user, key: str, subject: str, text: str, game_id: int | None = None,
+              url: str = ""):
     """An unsaved outbox row of a plain notice mail, or None when the person has no
-    confirmed address."""
+    confirmed address. `url` (site-relative or absolute): where to act on it."""
     from gm.mail import compose, prefs
     from gm.mail.models import Outbox
 
@@ -26,18 +27,22 @@ def plain_row(user, key: str, subject: str, text: str, game_id: int | None = Non
     if game_id:
         headers["X-GM-Game"] = str(game_id)
     manage = compose.site_url("/account/notifications/")
-    body = f"{text}\n\n-- \nChoose what you receive and when: {manage}\n"
+    link = (url if url.startswith(("http://", "https://")) else compose.site_url(url)) \
+        if url else ""
+    body = f"{text}\n\n{link}\n" if link else f"{text}\n"
+    body += f"\n-- \nChoose what you receive and when: {manage}\n"
     return Outbox(key=key[:200], kind=MailKind, user=user, to=user.email,
                   subject=compose.header_value(subject, 255), body_text=compose.wrap(body),
                   headers=headers)
 
 
-def mail_plain(user, key: str, subject: str, text: str, game_id: int | None = None) -> bool:
+def mail_plain(user, key: str, subject: str, text: str, game_id: int | None = None,
+               url: str = "") -> bool:
     """Queue one plain mail through the mail outbox (once per key). False: no address,
     or that key was queued before."""
     from gm.mail import outbox
 
-    row = plain_row(user, key, subject, text, game_id)
+    row = plain_row(user, key, subject, text, game_id, url)
     return row is not None and bool(outbox.enqueue_many([row]))
 
 
@@ -51,8 +56,9 @@ def consider_and_mail(gate: budget.Gate, user, event: budget.Event,
     if (by_mail or force_mail) and event.kind not in kinds.MAILED_BY_MAIL_APP:
         key, subject = f"notify:{event.key}:{user.pk}", event.text[:120]
         if batch is None:
-            mail_plain(user, key, subject, event.text, event.game_id)
-        elif (row := plain_row(user, key, subject, event.text, event.game_id)) is not None:
+            mail_plain(user, key, subject, event.text, event.game_id, event.url)
+        elif (row := plain_row(user, key, subject, event.text, event.game_id,
+                               event.url)) is not None:
             batch.append(row)
     return verdict
 

@@ -10,6 +10,7 @@ policy the seat is handed over at once, under "gm" it waits for the GM's approva
 
 from __future__ import annotations
 
+from django.apps import apps as django_apps
 from django.db import transaction
 from django.utils import timezone
 
@@ -85,9 +86,11 @@ def offer_seat(seat: Seat, reason: str, *, actor=None) -> SeatOffer | None:
         volunteers = volunteers_for(game)
         if volunteers:
             _notable(game, "substitute_offer",
-                     f"Seat {seat.name} of {game.title} ({game.ruleset}) needs a player.",
+                     f"seat {seat.name} needs a substitute ({game.ruleset}).",
                      users=volunteers, url=url)
-            _mail_offer(game, seat, offer, volunteers)
+            if not django_apps.is_installed("gm.notify"):
+                # else the notification layer mails it, under each volunteer's budget
+                _mail_offer(game, seat, offer, volunteers)
     return offer
 
 

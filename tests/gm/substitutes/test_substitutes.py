@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
 
@@ -49,7 +50,11 @@ def test_civil_disorder_offers_the_seat_to_volunteers_of_the_ruleset(
     assert offer.reason == "civil_disorder" and offer.holder.username == "bob"
     told = [n for n in notables if n["kind"] == "substitute_offer"]
     assert len(told) == 1 and sorted(told[0]["users"]) == sorted([erin.pk, fay.pk])
-    mailed = sorted(Outbox.objects.filter(key__startswith="offer:").values_list("to", flat=True))
+    # mailed once each: by the notification layer (gm.notify, under each volunteer's
+    # budget), or directly where that app is not installed
+    mailed = sorted(Outbox.objects.filter(Q(key__startswith="offer:")
+                                          | Q(key__startswith="notify:substitute_offer:"))
+                    .values_list("to", flat=True))
     assert mailed == ["erin@example.org", "fay@example.org"]
     assert LogEntry.objects.filter(game=tally, action="seat-offered").count() == 1
     # a second report of the same seat is the same offer, told once
