@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "gm.accounts",
     "axes",
     "gm.talk",
+    "gm.absence",  # vacations, grace, "if I miss" orders, civil disorder, bot seats
 ]
 
 MIDDLEWARE = [
