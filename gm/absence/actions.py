@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 
 from games.core.bots import bot_text
@@ -376,13 +376,17 @@ def _seed(game: Game, turn: Turn | None) -> str:
 def at_resolution(game: Game, turn: Turn, engine: Engine, state: Any, now: datetime) -> Plan:
     """Called by resolve_turn (see the module's docstring). One statement when the game
     has no absence settings and no bot, "if I miss" or disorder seat."""
-    rules = rules_of(game)
-    seats = {s.name: s for s in game.seats.select_related("absence")} if (
-        rules is not None or SeatAbsence.objects.filter(seat__game=game).exists()
-        or game.seats.filter(mode=Seat.Mode.BOT).exists()) else {}
-    if not seats:
+    # one statement decides whether there is anything to do at all
+    rules_q = Rules.objects.filter(game=OuterRef("pk"))
+    seats_q = Seat.objects.filter(Q(mode=Seat.Mode.BOT) | Q(absence__isnull=False),
+                                  game=OuterRef("pk"))
+    has_rules, has_seats = (Game.objects.filter(pk=game.pk)
+                            .annotate(r=Exists(rules_q), s=Exists(seats_q))
+                            .values_list("r", "s").get())
+    if not (has_rules or has_seats):
         return Plan()
-    rules = rules or Rules(game=game)
+    rules = (rules_of(game) if has_rules else None) or Rules(game=game)
+    seats = {s.name: s for s in game.seats.select_related("absence")}
     sent = turn_rows.latest_orders(turn)
     owing = [n for n in turn.owing if n in seats]
     missing = [n for n in owing if seats[n].mode == Seat.Mode.ACTIVE
