@@ -10,6 +10,7 @@ urlpatterns = [
     path("mail/", include("gm.mail.urls")),
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
+    path("", include("gm.absence.urls")),  # vacations, grace, if-I-miss orders, bots
     path("", include("gm.web.urls")),
 ]
 

@@ -20,6 +20,9 @@ class GameCreateSerializer(serializers.Serializer):
     process_early = serializers.BooleanField(default=True)
     hold_for_review = serializers.BooleanField(default=False)
     max_seats = serializers.IntegerField(min_value=0, max_value=64, default=0)
+    # gm.absence: vacations_allowed, vacation_cap_days, grace_count, grace_hours,
+    # misses_to_disorder, bot_seats (gm.absence.actions.clean_settings checks them)
+    absence = serializers.DictField(required=False)
 
 
 class SeatSerializer(serializers.Serializer):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -86,7 +87,15 @@ def games(request: Request) -> Response:
         return Response(s.GameSummarySerializer(qs[:200], many=True).data)
     data = s.GameCreateSerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    game = actions.create_game(request.user, **data.validated_data)
+    fields = dict(data.validated_data)
+    # --- gm.absence: the settings checked before the game is made, set after
+    from gm.absence import actions as absence
+    settings = absence.clean_settings(fields.pop("absence", None) or {})
+    with transaction.atomic():
+        game = actions.create_game(request.user, **fields)
+        if settings:
+            absence.configure(game, request.user, settings, creating=True)
+    # --- end gm.absence
     return Response(summary.game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 

@@ -124,7 +124,9 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
     except registry.UnknownRuleset:
         raise Http404(f"no ruleset {ruleset!r}") from None
     form = NewGameForm(engine, request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    from gm.absence.forms import RulesForm  # gm.absence: the game's absence settings
+    absence_form = RulesForm(request.POST or None, prefix="absence")
+    if request.method == "POST" and form.is_valid() and absence_form.is_valid():
         data = form.cleaned_data
         try:
             game = actions.create_game(
@@ -145,8 +147,16 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
             else:
                 messages.success(request, "Game created: you referee it. Share the invite "
                                           "link below; start the game once enough joined.")
+            # --- gm.absence: vacations, grace, civil disorder, bot seats
+            from gm.absence.actions import configure
+            try:
+                configure(game, request.user, absence_form.settings(), creating=True)
+            except ActionError as exc:
+                messages.error(request, f"Absence settings not saved: {exc.message}")
+            # --- end gm.absence
             return redirect("game", pk=game.pk)
-    return render(request, "web/new_game.html", {"form": form, "engine": engine})
+    return render(request, "web/new_game.html", {"form": form, "engine": engine,
+                                                 "absence_form": absence_form})
 
 
 def invite(request: HttpRequest, pk: int) -> HttpResponse:
