@@ -109,6 +109,9 @@ def save_seat(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def save_rules(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
+    if not game.is_gm(request.user):
+        messages.error(request, "Only the game's GM changes its absence settings.")
+        return redirect("absence-game", pk=pk)
     form = RulesForm(request.POST)
     if form.is_valid():
         try:

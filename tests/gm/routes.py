@@ -86,6 +86,12 @@ PROBES: dict[str, tuple[str, ...]] = {
     "api/games/<int:pk>/disputes/<int:dispute_id>/second-opinion/": ("POST",),
     "api/games/<int:pk>/disputes/<int:dispute_id>/opinion/": ("POST",),
     "api/games/<int:pk>/log/": _API_READ,
+    # gm.absence: the game's absence rules, who is away, the reader's own choices
+    "games/<int:pk>/absence/": ("GET",),
+    "games/<int:pk>/absence/mine/": ("POST",),
+    "games/<int:pk>/absence/settings/": ("POST",),
+    "api/games/<int:pk>/absence/": _API_READ,
+    "api/games/<int:pk>/absence/mine/": ("POST",),
 }
 
 # The bodies of the POSTs: each is refused for a reader who is not a GM, or is a
@@ -101,6 +107,9 @@ BODIES: dict[str, dict[str, Any]] = {
     "api/games/<int:pk>/gm/orders/": {"reason": "probe", "seat": "x", "text": "x"},
     "api/games/<int:pk>/gm/rerun/": {"reason": "probe", "turn": 1},
     "api/games/<int:pk>/gm/rollback/": {"reason": "probe", "turn": 1},
+    "games/<int:pk>/absence/mine/": {"away_choice": "probe"},
+    "games/<int:pk>/absence/settings/": {"grace_count": "probe"},
+    "api/games/<int:pk>/absence/mine/": {"away_choice": "probe"},
 }
 
 _STATIC = "built from the code and settings, not from any game or user"
@@ -137,6 +146,10 @@ EXCUSED: dict[str, str] = {
     "account/tokens/": _ACCOUNT,
     "account/tokens/<int:token_id>/revoke/": _ACCOUNT,
     "mail/unsubscribe/<str:token>/": _TOKEN,
+    "account/vacations/": _ACCOUNT,
+    "account/vacations/<int:pk>/cancel/": _ACCOUNT,
+    "api/me/vacations/": _ACCOUNT,
+    "api/me/vacations/<int:vid>/": _ACCOUNT,
 }
 
 
