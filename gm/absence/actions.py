@@ -40,8 +40,11 @@ LIMITS = {"vacation_cap_days": 365, "grace_count": 20, "grace_hours": 24 * 14,
 
 # --- settings ---------------------------------------------------------------------------
 def rules_of(game: Game) -> Rules | None:
-    """The game's absence settings; None: none chosen (the old behaviour)."""
-    return Rules.objects.filter(game=game).first()
+    """The game's absence settings; None: none chosen (the old behaviour). Read once per
+    game instance (a page asks for them in two places); `configure` refreshes it."""
+    if "_absence_rules" not in game.__dict__:
+        game.__dict__["_absence_rules"] = Rules.objects.filter(game=game).first()
+    return game.__dict__["_absence_rules"]
 
 
 def rules_or_default(game: Game) -> Rules:
@@ -84,6 +87,7 @@ def configure(game: Game, actor, data: dict[str, Any], *, creating: bool = False
         for name, value in data.items():
             setattr(rules, name, value)
         rules.save()
+        game.__dict__["_absence_rules"] = rules
         if "bot_seats" in data:
             _fill_bot_seats(game, rules.bot_seats)
         play.record_log(game, "absence-settings", "Absence settings: " + describe(rules) + ".",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -85,9 +86,8 @@ def _page(request, game, rules, seat, seat_form, rules_form, status=200):
 def save_seat(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     seat = game.seat_of(request.user)
-    if seat is None:
-        messages.error(request, "Only a seated player has absence choices here.")
-        return redirect("absence-game", pk=pk)
+    if seat is None:  # refused with nothing kept (no message left for the next page)
+        raise PermissionDenied("only a seated player has absence choices here")
     form = SeatAbsenceForm(request.POST)
     if form.is_valid():
         try:
@@ -110,8 +110,7 @@ def save_seat(request: HttpRequest, pk: int) -> HttpResponse:
 def save_rules(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if not game.is_gm(request.user):
-        messages.error(request, "Only the game's GM changes its absence settings.")
-        return redirect("absence-game", pk=pk)
+        raise PermissionDenied("only the game's GM changes its absence settings")
     form = RulesForm(request.POST)
     if form.is_valid():
         try:

@@ -125,8 +125,10 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
         raise Http404(f"no ruleset {ruleset!r}") from None
     form = NewGameForm(engine, request.POST or None)
     from gm.absence.forms import RulesForm  # gm.absence: the game's absence settings
-    absence_form = RulesForm(request.POST or None, prefix="absence")
-    if request.method == "POST" and form.is_valid() and absence_form.is_valid():
+    absence_posted = any(key.startswith("absence-") for key in request.POST)
+    absence_form = RulesForm(request.POST if absence_posted else None, prefix="absence")
+    if request.method == "POST" and form.is_valid() and (
+            not absence_posted or absence_form.is_valid()):
         data = form.cleaned_data
         try:
             game = actions.create_game(
@@ -150,7 +152,8 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
             # --- gm.absence: vacations, grace, civil disorder, bot seats
             from gm.absence.actions import configure
             try:
-                configure(game, request.user, absence_form.settings(), creating=True)
+                if absence_posted:  # a form without the box (older clients): none
+                    configure(game, request.user, absence_form.settings(), creating=True)
             except ActionError as exc:
                 messages.error(request, f"Absence settings not saved: {exc.message}")
             # --- end gm.absence

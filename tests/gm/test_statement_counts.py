@@ -43,8 +43,10 @@ def _api(user) -> APIClient:
 
 
 # Pinned counts (statements per request; see the module docstring).
-GAME_PAGE = 18       # a seated player's game page (session auth): seats, co-GMs, the turn
-                     # read once each; the visit recorded by one UPDATE
+GAME_PAGE = 21       # a seated player's game page (session auth): seats, co-GMs, the turn
+                     # read once each; the visit recorded by one UPDATE; gm.absence's
+                     # lines: the game's absence rules, the published state and the
+                     # seat's "if I miss" orders for "if you miss this deadline: ..."
 GAME_API = 10        # GET /api/games/<id>/ with a token (the current turn read once)
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
 ORDER_POST = 5       # POST /api/games/<id>/orders/ with a token, turn stays open

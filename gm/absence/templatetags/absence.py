@@ -16,7 +16,9 @@ register = template.Library()
 @register.simple_tag
 def away_notice(game, user) -> str:
     """'P2 is away until Fri 18 Dec, 18:00 CET (their orders: bot)' lines and a link."""
-    lines = actions.away_lines(game, zone_of(user) if user.is_authenticated else None)
+    rules = actions.rules_of(game)
+    lines = actions.away_lines(game, zone_of(user) if user.is_authenticated else None) \
+        if rules is not None and rules.vacations_allowed else []
     link = format_html('<a href="{}">Absence rules</a>', reverse("absence-game",
                                                                   args=[game.pk]))
     if not lines:
@@ -29,7 +31,8 @@ def away_notice(game, user) -> str:
 @register.simple_tag
 def if_missed(game, seat_name) -> str:
     """The order card's line: what a missed deadline would play for the reader's seat."""
-    seat = game.seats.filter(name=seat_name).select_related("user").first() \
+    # the page's seats, read once for the whole page (Game.remember_people)
+    seat = next((s for s in game.all_seats() if s.name == seat_name), None) \
         if seat_name else None
     if seat is None:
         return ""

@@ -146,7 +146,7 @@ def test_the_gm_settings_page(client, gm_user, players, make_game):
     assert b'id="absence-gm"' not in page.content and b'id="absence-mine"' in page.content
     assert client.post(f"/games/{game.pk}/absence/settings/", {
         "vacation_cap_days": 1, "grace_count": 1, "grace_hours": 1,
-        "misses_to_disorder": 0, "bot_seats": 0}).status_code == 302
+        "misses_to_disorder": 0, "bot_seats": 0}).status_code == 403
     assert not Rules.objects.filter(game=game).exists()
     client.force_login(gm_user)
     assert b'id="absence-gm"' in client.get(f"/games/{game.pk}/absence/").content
