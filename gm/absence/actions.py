@@ -123,6 +123,14 @@ def _fill_bot_seats(game: Game, wanted: int) -> None:
         used.add(name)
         Seat.objects.create(game=game, name=name, user=None, mode=Seat.Mode.BOT)
         play.record_log(game, "bot-seat", f"Seat {name} is played by a bot.")
+    # seats are named in joining order (join_game names the next one by the count), so
+    # after a bot seat is removed the rest take the first names again, as start_game does
+    seats = list(game.seats.order_by("id"))
+    if [s.name for s in seats] != names[:len(seats)]:
+        for seat in seats:
+            Seat.objects.filter(pk=seat.pk).update(name=f"~{seat.pk}")
+        for seat, name in zip(seats, names):
+            Seat.objects.filter(pk=seat.pk).update(name=name)
 
 
 # --- per-seat state -----------------------------------------------------------------------
@@ -343,7 +351,9 @@ def if_missed_line(game: Game, seat: Seat) -> str:
         decision = engine.decision(state)
         if decision is None or seat.name not in decision.prompts:
             return ""
-        kind, orders = what_plays(game, seat, state, seed=_seed(game, None))
+        absence = SeatAbsence.objects.filter(seat=seat).first() or SeatAbsence(seat=seat)
+        kind, orders = what_plays(game, seat, state, absence=absence,
+                                  seed=_seed(game, None))
         fallback = orders is None
         if orders is None:
             orders = engine.default_orders(state, seat.name)
@@ -353,6 +363,8 @@ def if_missed_line(game: Game, seat: Seat) -> str:
     shown = "; ".join(orders.text.splitlines()) or "no orders"
     label = {"bot": "a bot plays for you", "if_miss": "your \"if I miss\" orders are played",
              "default": "the engine's default orders are played"}[kind]
+    if kind == "default" and absence.if_miss_problem:
+        label += " (your \"if I miss\" orders no longer read)"
     if kind == "bot" and fallback:
         label = "a bot plays for you (this game has no bot yet: the engine's default orders)"
     return f"if you miss this deadline: {label}: {shown}"

@@ -137,7 +137,8 @@ def test_unreadable_if_i_miss_orders_are_reported_at_once(game2, on_commit, play
     assert told and told[0]["users"] == [players[1].pk] and told[0]["urgent"]
     assert Outbox.objects.filter(to=players[1].email, subject__contains="if-I-miss").exists()
     line = absence.if_missed_line(game2, p2)
-    assert "the engine's default orders are played: ADD 1" in line
+    assert line == ("if you miss this deadline: the engine's default orders are played "
+                    "(your \"if I miss\" orders no longer read): ADD 1")
 
 
 def test_civil_disorder_after_n_misses_a_bot_plays_and_the_seat_is_offered(
@@ -183,6 +184,16 @@ def test_misses_in_a_row_reset_when_orders_come(game2, gm_user, on_commit):
     _pass_deadline(game2, on_commit)
     assert _seat(game2, "P2").mode == Seat.Mode.ACTIVE
     assert _seat(game2, "P2").absence.misses == 1
+
+
+def test_fewer_bot_seats_before_the_start_keep_the_names_in_order(gm_user, players):
+    game = actions.create_game(gm_user, ruleset="tally", title="solo")
+    absence.configure(game, gm_user, {"bot_seats": 2}, creating=True)
+    actions.join_game(game, players[0])
+    absence.configure(game, gm_user, {"bot_seats": 1})
+    assert list(game.seats.order_by("id").values_list("name", "user")) == [
+        ("P1", None), ("P2", players[0].pk)]
+    assert actions.join_game(game, players[1]).name == "P3"
 
 
 def test_bot_seats_chosen_at_creation_fill_empty_seats(gm_user, players, on_commit,
