@@ -85,6 +85,7 @@ def game_absence(request: Request, pk: int) -> Response:
 
 @extend_schema(request=MineSerializer, responses={200: ANY})
 @api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
 @action_errors
 def my_absence(request: Request, pk: int) -> Response:
     """The reader's seat: what happens while away, and "if I miss" orders ('' clears)."""
@@ -112,6 +113,7 @@ def _vacation_json(v: Vacation) -> dict:
 @extend_schema(methods=["POST"], request=VacationSerializer, responses={201: ANY})
 @extend_schema(methods=["GET"], responses={200: ANY})
 @api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticated])
 @action_errors
 def vacations(request: Request) -> Response:
     """The reader's vacations to come; POST adds one (ISO datetimes with their offset)."""
@@ -127,6 +129,7 @@ def vacations(request: Request) -> Response:
 
 @extend_schema(responses={204: None})
 @api_view(["DELETE"])
+@permission_classes([permissions.IsAuthenticated])
 @action_errors
 def vacation(request: Request, vid: int) -> Response:
     actions.cancel_vacation(request.user, vid)

@@ -156,3 +156,14 @@ def test_the_gm_settings_page(client, gm_user, players, make_game):
     rules = Rules.objects.get(game=game)
     assert (rules.vacations_allowed, rules.grace_hours) == (False, 6)
     assert Seat.objects.filter(game=game).count() == 2
+
+
+def test_anonymous_readers_are_refused_not_failed(make_game):
+    game = make_game("tally", 2)
+    anon = APIClient()
+    assert anon.get("/api/me/vacations/").status_code in (401, 403)
+    assert anon.post(f"/api/games/{game.pk}/absence/mine/", {}, format="json"
+                     ).status_code in (401, 403)
+    assert anon.patch(f"/api/games/{game.pk}/absence/", {}, format="json"
+                      ).status_code == 401
+    assert anon.get(f"/api/games/{game.pk}/absence/").status_code == 200
