@@ -502,16 +502,18 @@ def _count(seat: Seat, *, missed: bool, rules: Rules | None = None,
            turn: Turn | None = None) -> None:
     absence = seat_absence(seat)
     if not missed:
-        if absence.misses:
-            absence.misses = 0
-            absence.save(update_fields=["misses"])
+        if absence.misses or absence.streak:
+            absence.misses, absence.streak = 0, []
+            absence.save(update_fields=["misses", "streak"])
         return
     absence.misses += 1
-    fields = ["misses"]
+    absence.streak = [*absence.streak, turn.pk] if turn is not None else absence.streak
+    fields = ["misses", "streak"]
     if rules is not None and rules.misses_to_disorder and \
             absence.misses >= rules.misses_to_disorder and not absence.disorder:
         absence.disorder = True
-        fields.append("disorder")
+        absence.disorder_turn = turn
+        fields += ["disorder", "disorder_turn"]
         seat.mode = Seat.Mode.BOT
         seat.save(update_fields=["mode"])
         game = seat.game
@@ -527,12 +529,46 @@ def _count(seat: Seat, *, missed: bool, rules: Rules | None = None,
 
 def end_disorder(seat: Seat) -> None:
     """The seat has a player again (a substitute or the GM's replacement): counters reset."""
-    SeatAbsence.objects.filter(seat=seat).update(misses=0, disorder=False)
+    SeatAbsence.objects.filter(seat=seat).update(misses=0, streak=[], disorder=False,
+                                                 disorder_turn=None)
+
+
+def _take_back_misses(game: Game) -> list[str]:
+    """Misses counted on turns set aside stop counting; a civil disorder that such a miss
+    started ends (the seat is its player's again). The seats whose disorder ended."""
+    live = set(Turn.objects.filter(game=game, superseded=False).values_list("pk", flat=True))
+    ended: list[str] = []
+    for absence in SeatAbsence.objects.select_related("seat", "disorder_turn").filter(
+            seat__game=game):
+        streak = [pk for pk in absence.streak if pk in live]
+        fields = []
+        if streak != absence.streak:
+            absence.streak, absence.misses = streak, len(streak)
+            fields += ["streak", "misses"]
+        if absence.disorder and absence.disorder_turn_id is not None and \
+                absence.disorder_turn_id not in live:
+            absence.disorder, absence.disorder_turn = False, None
+            fields += ["disorder", "disorder_turn"]
+            seat = absence.seat
+            if seat.user_id is not None and seat.mode == Seat.Mode.BOT:
+                seat.mode = Seat.Mode.ACTIVE
+                seat.save(update_fields=["mode"])
+            ended.append(seat.name)
+        if fields:
+            absence.save(update_fields=fields)
+    if ended:
+        text = (f"The civil disorder of {', '.join(ended)} began on a turn now set aside: "
+                "its player plays it again.")
+        play.record_log(game, "civil-disorder-undone", text)
+        _notable(game, "civil_disorder", text)
+    return ended
 
 
 # --- rollback: what was spent on a turn set aside is given back -------------------------
 def give_back(game: Game) -> list[str]:
-    """Log the extensions whose turn was set aside (they stopped counting already)."""
+    """Log the extensions whose turn was set aside (they stopped counting already), and
+    take back the misses counted on such turns (see _take_back_misses)."""
+    _take_back_misses(game)
     back = list(Extension.objects.select_related("seat")
                 .filter(seat__game=game, turn__superseded=True, returned=False))
     if not back:

@@ -51,7 +51,13 @@ class SeatAbsence(models.Model):
     if_miss_problem = models.TextField(
         blank=True, help_text="Why the 'if I miss' orders no longer read ('' = they do).")
     misses = models.PositiveIntegerField(default=0, help_text="Consecutive missed deadlines.")
+    streak = models.JSONField(default=list, blank=True,
+                              help_text="The turn ids of those misses (a rollback takes "
+                                        "back the ones on turns it sets aside).")
     disorder = models.BooleanField(default=False, help_text="In civil disorder: a bot plays.")
+    disorder_turn = models.ForeignKey(Turn, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+",
+                                      help_text="The turn whose miss put the seat there.")
 
     def __str__(self) -> str:
         return f"absence of {self.seat}"

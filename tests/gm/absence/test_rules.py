@@ -289,3 +289,19 @@ def test_a_rollback_gives_back_a_grace_spent_on_a_turn_set_aside(game2, gm_user,
     assert absence.grace_left(rules, p2) == 1
     entry = LogEntry.objects.filter(game=game2, action="grace-returned").get()
     assert "given back to P2" in entry.public
+
+
+def test_a_rollback_takes_back_misses_and_the_disorder_they_started(game2, gm_user,
+                                                                    on_commit):
+    absence.configure(game2, gm_user, {"misses_to_disorder": 2})
+    for _ in range(2):
+        _order(game2, "P1", "ADD 1", on_commit)
+        _pass_deadline(game2, on_commit)
+    assert _seat(game2, "P2").mode == Seat.Mode.BOT
+    with on_commit():
+        referee.rollback_to(game2, gm_user, "the server was down that weekend", 2)
+    p2 = _seat(game2, "P2")
+    assert p2.mode == Seat.Mode.ACTIVE
+    assert (p2.absence.misses, p2.absence.disorder) == (1, False)
+    assert LogEntry.objects.filter(game=game2, action="civil-disorder-undone",
+                                   public__contains="P2").exists()
