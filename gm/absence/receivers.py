@@ -44,14 +44,17 @@ def _gm_act(sender, entry, **kwargs) -> None:
 
     from .actions import end_disorder, give_back
 
-    with transaction.atomic():
-        if entry.action in ("rollback", "rerun"):
-            give_back(entry.game)
-        elif entry.action in ("player-replaced", "seat-mode"):
-            seat = Seat.objects.filter(game=entry.game,
-                                       name=entry.private.get("seat", "")).first()
-            if seat is not None and seat.mode == Seat.Mode.ACTIVE:
-                end_disorder(seat)
+    try:
+        with transaction.atomic():
+            if entry.action in ("rollback", "rerun"):
+                give_back(entry.game)
+            elif entry.action in ("player-replaced", "seat-mode"):
+                seat = Seat.objects.filter(game=entry.game,
+                                           name=entry.private.get("seat", "")).first()
+                if seat is not None and seat.mode == Seat.Mode.ACTIVE:
+                    end_disorder(seat)
+    except Exception:  # noqa: BLE001 - the GM's act is done; never a 500 after it
+        log.exception("absence: after GM act %s in game %s", entry.action, entry.game_id)
 
 
 @receiver(play_signals.notable, dispatch_uid="absence-mail-notice")
