@@ -533,6 +533,27 @@ def end_disorder(seat: Seat) -> None:
                                                  disorder_turn=None)
 
 
+def back_from_disorder(submission) -> bool:
+    """Orders from the player of a seat in civil disorder end it (they count from this
+    turn on: the seat plays actively again). True when it ended."""
+    if submission.orders is None:
+        return False
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("game").get(
+            pk=submission.seat_id)
+        if seat.mode != Seat.Mode.BOT or seat.user_id is None or \
+                submission.author_id != seat.user_id or not SeatAbsence.objects.filter(
+                    seat=seat, disorder=True).exists():
+            return False
+        seat.mode = Seat.Mode.ACTIVE
+        seat.save(update_fields=["mode"])
+        end_disorder(seat)
+        text = f"{seat.name}'s player is back: the seat is out of civil disorder."
+        play.record_log(seat.game, "civil-disorder-ended", text)
+        _notable(seat.game, "civil_disorder", text)
+    return True
+
+
 def _take_back_misses(game: Game) -> list[str]:
     """Misses counted on turns set aside stop counting; a civil disorder that such a miss
     started ends (the seat is its player's again). The seats whose disorder ended."""

@@ -57,6 +57,17 @@ def _gm_act(sender, entry, **kwargs) -> None:
         log.exception("absence: after GM act %s in game %s", entry.action, entry.game_id)
 
 
+@receiver(play_signals.orders_received, dispatch_uid="absence-back-from-disorder")
+def _back(sender, submission, **kwargs) -> None:
+    """A player whose seat is in civil disorder sends orders: the seat is theirs again."""
+    from .actions import back_from_disorder
+
+    try:
+        back_from_disorder(submission)
+    except Exception:  # noqa: BLE001 - the receipt is already given
+        log.exception("absence: back from disorder, submission %s", submission.pk)
+
+
 @receiver(play_signals.notable, dispatch_uid="absence-mail-notice")
 def _mail_notice(sender, game, kind, text, users=None, urgent=False, url=None,
                  **kwargs) -> None:

@@ -305,3 +305,19 @@ def test_a_rollback_takes_back_misses_and_the_disorder_they_started(game2, gm_us
     assert (p2.absence.misses, p2.absence.disorder) == (1, False)
     assert LogEntry.objects.filter(game=game2, action="civil-disorder-undone",
                                    public__contains="P2").exists()
+
+
+def test_orders_from_the_player_end_their_civil_disorder(game2, gm_user, on_commit,
+                                                         players):
+    absence.configure(game2, gm_user, {"misses_to_disorder": 1})
+    _order(game2, "P1", "ADD 1", on_commit)
+    _pass_deadline(game2, on_commit)
+    assert _seat(game2, "P2").mode == Seat.Mode.BOT
+    with on_commit():
+        actions.submit_orders(game2, _seat(game2, "P2"), "ADD 2", author=players[1])
+    assert _seat(game2, "P2").mode == Seat.Mode.ACTIVE
+    assert LogEntry.objects.filter(game=game2, action="civil-disorder-ended").exists()
+    _order(game2, "P1", "ADD 1", on_commit)
+    game2.refresh_from_db()
+    assert game2.current_turn().number == 3
+    assert _played(game2, 2, "P2") == (2, False)
