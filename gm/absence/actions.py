@@ -536,8 +536,8 @@ def end_disorder(seat: Seat) -> None:
 def back_from_disorder(submission) -> bool:
     """Orders from the player of a seat in civil disorder end it (they count from this
     turn on: the seat plays actively again). True when it ended."""
-    if submission.orders is None:
-        return False
+    if submission.orders is None or submission.seat.mode != Seat.Mode.BOT:
+        return False  # the common case, from the seat the submission holds: no query
     with transaction.atomic():
         seat = Seat.objects.select_for_update().select_related("game").get(
             pk=submission.seat_id)
