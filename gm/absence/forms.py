@@ -29,10 +29,13 @@ class RulesForm(forms.Form):
         min_value=0, max_value=LIMITS["misses_to_disorder"], initial=0,
         label="Missed deadlines in a row before civil disorder (0 = never)")
     bot_seats = forms.IntegerField(min_value=0, max_value=LIMITS["bot_seats"], initial=0,
+                                   required=False,
                                    label="Seats played by bots (solo against bots)")
 
     def settings(self) -> dict[str, Any]:
-        return dict(self.cleaned_data)
+        """The settings given (bot seats only while the game is open: the field is
+        left out of the form after the start)."""
+        return {k: v for k, v in self.cleaned_data.items() if v is not None}
 
 
 class VacationForm(forms.Form):
