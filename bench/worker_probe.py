@@ -11,8 +11,7 @@ $GM_BENCH_PROBE:
 - receive: the broker's read of a message up to the task's start (kombu's delivery,
   the unacked bookkeeping, celery's strategy and request), minus the parts below;
 - task: the task function itself (gm.play.tasks.*), minus its publishes;
-- publish: Task.apply_async (building and sending a message) and the mail wake-up's
-  direct send (gm.broker.DirectPublish.delay);
+- publish: Task.apply_async (building and sending a message);
 - ack: Message.ack (acks_late: after the task);
 - signals: close_old_connections before and after each task;
 - process: the whole process (os.times), so the rest is the event loop, timers and the
@@ -62,13 +61,11 @@ def _install(**kwargs: Any) -> None:
     from kombu.message import Message
     from kombu.transport import redis as kredis
 
-    from gm.broker import DirectPublish
     from gm.play import tasks
 
     kredis.Channel._brpop_read = _wrap("receive", kredis.Channel._brpop_read)
     Message.ack = _wrap("ack", Message.ack)
     Task.apply_async = _wrap("publish", Task.apply_async)
-    DirectPublish.delay = _wrap("publish", DirectPublish.delay)
     django.db.close_old_connections = _wrap("signals", django.db.close_old_connections)
     for task in (tasks.resolve_turn, tasks.resolve_at_deadline, tasks.sweep_deadlines):
         task.run = _wrap("task", task.run)

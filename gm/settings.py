@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "axes",
     "gm.talk",
     "gm.absence",  # vacations, grace, "if I miss" orders, civil disorder, bot seats
+    "gm.gmadj",  # issue 27: GM-adjudicated games (the adjudication desk)
 ]
 
 MIDDLEWARE = [

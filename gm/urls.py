@@ -7,10 +7,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("gm.api.urls")),
     path("api/", include("gm.referee.api_urls")),
+    path("api/", include("gm.gmadj.api_urls")),  # issue 27: the adjudication desk
     path("mail/", include("gm.mail.urls")),
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
     path("", include("gm.absence.urls")),  # vacations, grace, if-I-miss orders, bots
+    path("", include("gm.gmadj.urls")),  # issue 27: the adjudication desk
     path("", include("gm.web.urls")),
 ]
 

@@ -128,6 +128,29 @@ class Engine(ABC):
         """Seat identifiers for a game of `count` players (override for themed names)."""
         return [f"P{i + 1}" for i in range(count)]
 
+    # Seats that owe orders but are never a player's: played by the game's GM (e.g.
+    # gm_adjudicated's "GM", whose orders are the adjudication). The service never shows
+    # them vacant or offers them to players; the conformance suite allows them in a
+    # decision.
+    pseudo_seats: ClassVar[tuple[str, ...]] = ()
+    # Orders in the player's own words (no order language): mail takes them whole (to
+    # END, a signature or a quote) and the order card offers no buttons.
+    free_text_orders: ClassVar[bool] = False
+
+    def seat_names_for(self, count: int, options: dict[str, Any] | None) -> list[str]:
+        """Seat names for `count` players of a game with `options` (an engine whose GM
+        names the seats reads them here); by default `seat_names(count)`."""
+        return self.seat_names(count)
+
+    def named_seat_count(self, options: dict[str, Any] | None) -> int:
+        """How many seats `options` name (0: the engine names them)."""
+        return 0
+
+    def seats_in_play(self, state: Any, seats: list[str]) -> list[str]:
+        """The seats of a game set up with `seats` that may owe orders or read a view
+        now (an engine whose seats join later lists them here); pseudo seats apart."""
+        return list(seats)
+
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults; raise OptionError naming the option and allowed values.
 

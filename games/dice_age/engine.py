@@ -22,7 +22,7 @@ from .board import html as board_html
 from .dice import DICE, die_type, face_text, spec
 from .levels import level_rules, rules
 from .report import render
-from .rules import effects, flow, legion, windows
+from .rules import effects, flow, legion, steps, windows
 from .rules import setup as setup_rules
 from .state import (
     LEVELS,
@@ -114,7 +114,7 @@ class DiceAge(Engine):
         else:
             setup_rules.distribute(state, rng, events)
             flow.start(state, state["first"])
-            flow.run(state, rng, events)
+            steps.run(state, rng, events)
         return flow.pack(state), events
 
     # -- who owes orders -----------------------------------------------------------
@@ -196,7 +196,7 @@ class DiceAge(Engine):
         s["pending"] = None
         setup_rules.first_player(s, rng, events)
         flow.start(s, s["first"])
-        flow.run(s, rng, events)
+        steps.run(s, rng, events)
 
     def _squares(self, s: State, seat: str, items: list[dict[str, Any]], rng: RngBase,
                  events: list[Event]) -> None:
@@ -216,7 +216,7 @@ class DiceAge(Engine):
                     # the decision in progress waits behind the Square and its Nut window
                     s["queue"].insert(len(s["queue"]) - queue_before, {"do": "resume",
                                                                         "pending": pending})
-                flow.run(s, rng, events)
+                steps.run(s, rng, events)
 
     def _apply(self, s: State, seat: str, order: dict[str, Any], rng: RngBase,
                events: list[Event], how: str = "orders") -> None:
@@ -254,7 +254,7 @@ class DiceAge(Engine):
             windows.react(s, seat, order, events, how=how)
         else:  # pragma: no cover - the grammar knows no other decision
             raise ValueError(f"unknown decision {kind}")
-        flow.run(s, rng, events)
+        steps.run(s, rng, events)
 
     # -- what leaves the engine ------------------------------------------------------
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

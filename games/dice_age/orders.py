@@ -31,6 +31,8 @@ from games.core.types import OrderError, Orders, OrdersInvalid
 
 from .dice import COLOURS, DICE, ICONS, ROMAN, Face, face_text, read, spec
 from .levels import rules
+from .order_text import WINDOW_OP, render
+from .rules.windows import square_problem
 from .state import NO_NUMBER, State, barred, dice_order, in_pool, owned, playable, rollable
 
 CONDITION_WORDS = ("NUMBER", "DICE", "FIELD", "WASTELAND", "ROLL")
@@ -41,8 +43,6 @@ OPS_FOR = {"draft": ("pick",), "roll": ("roll",), "read": ("read",),
            "triangle": ("triangle", "keep"), "chaos": ("apply",), "defend": ("defend",),
            "react": ("gear", "smile", "pair", "double", "nut", "instead", "pass"),
            "legion": ("legion", "general", "reserve")}
-WINDOW_OP = {"gear": "gear", "smile": "smile", "pair": "pair", "double": "double",
-             "nut": "nut", "instead": "instead"}
 EFFECTS = ("pit", "blank", "cannon", "capture", "square")
 Ctx = tuple[State, str]
 
@@ -240,50 +240,6 @@ def _condition(tokens: list[str], ctx: Ctx) -> dict[str, Any]:
     return {"test": "compare", "name": left, "op": match.group(2), "value": right}
 
 
-def render(order: dict[str, Any]) -> str:
-    op = order["op"]
-    if op == "pick":
-        return "PICK " + " ".join(order["dice"])
-    if op in ("roll", "recall", "pit", "capture", "attack", "defend", "keep", "instead"):
-        return f"{op.upper()} {order['die']}"
-    if op == "read":
-        return f"READ {face_text(order['face'])}"
-    if op == "skip":
-        return "SKIP" + (f" {order['seat']}" if order.get("seat") else "")
-    if op == "cannon":
-        return f"CANNON {order['seat']}"
-    if op == "radiation":
-        return f"RADIATION {order['colour'].upper()}"
-    if op == "triangle":
-        return f"TRIANGLE {order['die'] or 'ALL'}"
-    if op == "apply":
-        return f"APPLY {order['icon'].upper()}"
-    if op == "square":
-        return f"SQUARE {order['seat']} {order['die']}"
-    if op == "pass":
-        return "PASS" + (f" {order['kind'].upper()}" if order.get("kind") else "")
-    if op in ("legion", "reserve"):
-        return f"{op.upper()} " + " ".join(order["dice"])
-    if op == "general":
-        return f"GENERAL {order['die']}"
-    if op in WINDOW_OP.values():
-        text = op.upper()
-        if op == "smile":
-            text += f" {order['sign']}" + (f" {order['value']}" if order.get("value") else "")
-        elif order.get("die"):
-            text += f" {order['die']}"
-        if order.get("cond"):
-            cond = order["cond"]
-            text += f" IF {cond['name']} {cond['op']} {cond['value']}"
-        when = order.get("when")
-        if when:
-            text += " WHEN " + (("TARGETED" + (f" BY {when['by'].upper()}" if when["by"]
-                                               else "")) if when.get("targeted")
-                                else when["icon"].upper())
-        return text
-    return op.upper()
-
-
 def _base(order: dict[str, Any]) -> str:
     """The order without its IF/WHEN tail: what the legal choices list."""
     return render({k: v for k, v in order.items() if k not in ("cond", "when")})
@@ -317,7 +273,7 @@ def measure(state: State, seat: str, word: str | int) -> int | None:
     if word == "ROLL":
         if not rules(state).effects:
             return None
-        from .rules.windows import roll_number
+        from .rules.effects import roll_number
         return roll_number(state)
     return len(owned(state, seat, "wasteland"))
 
@@ -398,22 +354,6 @@ def _legal_problem(state: State, order: dict[str, Any], conditions: bool) -> str
         return "its IF condition does not hold now"
     if conditions and not _when_holds(state, order):
         return "its WHEN moment is not this one"
-    return None
-
-
-def square_problem(state: State, seat: str, order: dict[str, Any]) -> str | None:
-    """A Square may be played by its holder at any decision (or by a standing order)."""
-    from .state import held
-    if not rules(state).effects or not held(state, seat, "square"):
-        return "you hold no suspended Square"
-    target, die = order["seat"], order["die"]
-    if target in state["out"]:
-        return f"{target} is out"
-    if state["dice"][die]["owner"] != target or \
-            state["dice"][die]["place"] not in ("garden", "field"):
-        return f"{die} is not one of {target}'s dice in play"
-    if die in barred(state, target):
-        return f"{target} just played {die}: a Square may not name it"
     return None
 
 

@@ -291,8 +291,7 @@ def _wake(events: list[tuple[str, int]]) -> None:
     from . import tasks
 
     try:
-        # plain strings, not Notice.Kind members: the same JSON and an argsrepr header
-        # that `repr` writes (gm.broker.DirectPublish), instead of Celery's saferepr
+        # plain strings, not Notice.Kind members: the same JSON whatever the enum
         tasks.notify.delay([[str(kind), pk] for kind, pk in events])
     except Exception:  # the broker is down: the Notice rows wait for catch_up
         log.warning("could not queue notices %s; the periodic job will", events,

@@ -33,7 +33,6 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db import connection as db_connection
 from django.utils import timezone
 
-from gm.broker import publish_direct
 from gm.play import rows
 
 from . import compose, outbox_rows
@@ -92,21 +91,10 @@ def enqueue_many(rows: list[Outbox]) -> list[int]:
 
 
 def _queue(pk: int | list[int]) -> None:
-    """Wake the delivery of one row, or of a batch (one task for all its rows).
-
-    Published as the notify task's wake-up is (`gm.broker.publish_direct`: Celery's own
-    message, handed to the Redis channel; about a fifth of `delay`'s CPU, which was paid
-    once per resolved turn in the mail worker); in eager mode, on another transport, with
-    publish signals or after a failed direct send, `delay` as before. A wake-up sent
-    twice is harmless: the claim sends each row once."""
+    """Wake the delivery of one row, or of a batch (one task for all its rows). A
+    wake-up sent twice is harmless: the claim sends each row once."""
     from . import tasks
 
-    try:
-        sent = publish_direct(tasks.deliver._get_current_object(), (pk,), {})
-    except Exception:  # noqa: BLE001 - Celery's path below, with its retries
-        sent = None
-    if sent is not None:
-        return
     try:
         tasks.deliver.delay(pk)
     except Exception:  # broker down: the rows wait in the database for deliver_pending

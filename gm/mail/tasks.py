@@ -9,8 +9,6 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
-from gm.broker import DirectPublish
-
 from . import notices, outbox
 
 
@@ -48,7 +46,7 @@ def _send(outbox_ids: int | list[int]) -> tuple[int, list[int], Exception | None
     return sent, failed, outbox.TransientSendError(errors[failed[0]]) if failed else None
 
 
-@shared_task(base=DirectPublish, acks_late=True, reject_on_worker_lost=True,
+@shared_task(acks_late=True, reject_on_worker_lost=True,
              ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True,
              max_retries=5)
 def notify(events: str | list[Any], pk: int | None = None) -> None:

@@ -152,7 +152,9 @@ def create_game(user, *, ruleset: str, title: str, options: dict[str, Any] | Non
 
 
 def seat_capacity(game: Game) -> int:
-    return game.max_seats or engine_for(game).max_seats
+    engine = engine_for(game)
+    # a GM who names the seats (gm_adjudicated) sets the table's size with them
+    return game.max_seats or engine.named_seat_count(game.options) or engine.max_seats
 
 
 def seat_barred(game: Game, user, *, named: bool = False) -> str:
@@ -191,7 +193,7 @@ def join_game(game: Game, user) -> Seat:
         taken = game.seats.count()
         if taken >= seat_capacity(game):
             raise Conflict("every seat is taken")
-        name = engine_for(game).seat_names(seat_capacity(game))[taken]
+        name = engine_for(game).seat_names_for(seat_capacity(game), game.options)[taken]
         seat = Seat.objects.create(game=game, name=name, user=user)
         record_log(game, "joined", f"{user.username} took seat {name}.", actor=user)
     return seat
@@ -211,7 +213,7 @@ def start_game(game: Game, user, *, entropy: bytes | None = None) -> Game:
             raise Conflict(f"{engine.title} needs at least {engine.min_seats} players; "
                            f"{len(seats)} joined")
         # Seat names must be the engine's names for the final player count.
-        names = engine.seat_names(len(seats))
+        names = engine.seat_names_for(len(seats), game.options)
         for seat, name in zip(seats, names):
             if seat.name != name:
                 seat.name = f"~{seat.pk}"
@@ -382,12 +384,23 @@ def _orders_for(engine: Engine, state: Any, turn: Turn, stand_in: Any = None
         # None: no version, or the latest withdrew them
         if mode == Seat.Mode.ACTIVE and sent is not None:
             orders[name] = Orders.from_json(sent)
+        elif mode is None and name in engine.pseudo_seats and \
+                (given := _pseudo_orders(turn, name)) is not None:
+            orders[name] = given  # played by the game's GM (see signals.pseudo_orders)
         else:
             # gm.absence: a bot's or the seat's "if I miss" orders before the defaults
             orders[name] = (stand_in(name) if stand_in else None) or \
                 engine.default_orders(state, name)
             defaulted.append(name)
     return orders, defaulted, {n for n, (mode, _o) in seats.items() if mode != Seat.Mode.ACTIVE}
+
+
+def _pseudo_orders(turn: Turn, seat: str) -> Orders | None:
+    """A pseudo seat's orders for `turn` from the app that keeps them, or None."""
+    for _receiver, given in signals.pseudo_orders.send(sender=Turn, turn=turn, seat=seat):
+        if given is not None:
+            return given
+    return None
 
 
 def resolve_turn(turn_id: int) -> bool:

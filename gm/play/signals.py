@@ -26,3 +26,10 @@ notable = Signal()
 # seat=Seat, reason=str ("civil_disorder" | "leaving"): the seat wants a new player;
 # the substitutes app offers it to volunteers.
 seat_needs_player = Signal()
+
+# --- pseudo seats (issue 27): seats an engine lists in `pseudo_seats`, played by the
+# game's GM, never by a player (gm_adjudicated's "GM", whose orders are the GM's
+# adjudication, kept by gm.gmadj). Sent INSIDE the resolving transaction, unlike the
+# signals above: turn=Turn, seat=str. A receiver returns that seat's Orders for the
+# turn, or None; with none the engine's default_orders stand (the GM is late).
+pseudo_orders = Signal()

@@ -657,6 +657,11 @@ def _carry_record_orders(game: Game, engine: Engine, turn: Turn, old: TurnRecord
     missing = []
     for name in turn.owing:
         seat = seats.get(name)
+        if seat is None and name in engine.pseudo_seats:
+            # the GM's own seat (gm_adjudicated's adjudication, issue 27): a rerun stops
+            # here and reopens it, since the dice of the turns before it are new
+            missing.append(name)
+            continue
         if seat is None or seat.mode != Seat.Mode.ACTIVE:
             continue  # plays default orders, as resolve_turn decides
         if name in replaced:

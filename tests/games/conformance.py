@@ -106,9 +106,12 @@ def play_random_game(engine: Engine, seed: int, *, check: bool = True,
         if decision is None:
             break
         assert decision.seats, "a decision must name at least one seat"
-        assert set(decision.seats) <= set(seats)
+        # decision_seats: the seats in play now (some engines add seats later) and the
+        # engine's pseudo seats (played by the GM, never by a player)
+        playing = engine.seats_in_play(state, seats)
+        assert set(decision.seats) <= set(playing) | set(engine.pseudo_seats)
         if check:
-            check_views(engine, state, seats, pick, secret, play)
+            check_views(engine, state, playing, pick, secret, play)
             dumped = canonical_json(engine.to_json(state))
             again = canonical_json(engine.to_json(engine.from_json(engine.to_json(state))))
             assert again == dumped, "to_json/from_json does not round-trip"
@@ -127,7 +130,7 @@ def play_random_game(engine: Engine, seed: int, *, check: bool = True,
         problems = engine.invariants(step.state)
         assert problems == [], f"turn {number}: {problems}"
         if check:
-            check_reports(engine, step.events, seats)
+            check_reports(engine, step.events, [*playing, *engine.pseudo_seats])
         play.turns.append(turn_entry(number, orders, step))
         state = step.state
         play.states.append(state)

@@ -66,6 +66,9 @@ PROBES: dict[str, tuple[str, ...]] = {
     "api/games/<int:pk>/thread/": (*_API_READ, "POST"),
     "api/games/<int:pk>/gm/": ("GET", "OPTIONS"),
     "api/games/<int:pk>/gm/fields/": ("GET",),
+    # issue 27: the adjudication desk of a GM-adjudicated game, asked by a non-GM
+    "games/<int:pk>/adjudicate/": ("GET", "POST"),
+    "api/games/<int:pk>/gm/adjudication/": ("GET", "OPTIONS", "POST"),
     "api/games/<int:pk>/gm/turns/<int:number>/": ("GET", "GET:open"),
     "api/games/<int:pk>/gm/pause/": ("POST",),
     "api/games/<int:pk>/gm/resume/": ("POST",),
@@ -110,6 +113,8 @@ BODIES: dict[str, dict[str, Any]] = {
     "games/<int:pk>/absence/mine/": {"away_choice": "probe"},
     "games/<int:pk>/absence/settings/": {"grace_count": "probe"},
     "api/games/<int:pk>/absence/mine/": {"away_choice": "probe"},
+    "games/<int:pk>/adjudicate/": {"do": "publish", "text": "probe"},
+    "api/games/<int:pk>/gm/adjudication/": {"action": "preview", "text": "probe"},
 }
 
 _STATIC = "built from the code and settings, not from any game or user"

@@ -24,6 +24,17 @@ from .flow import Step, push
 DEFAULT_TARGET = "pit"
 
 
+def roll_number(state: State) -> int | None:
+    """The number the roll being reacted to shows now (chaos: its lowest number)."""
+    roll = state["roll"]
+    if roll is None:
+        return None
+    if roll.get("chaos") and state.get("chaos"):
+        low = chaos_faces(state)[0]
+        return None if low is None else low + roll["adjust"]
+    return flow.roll_value(state)
+
+
 def _effect(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     seat, die, icon = step["seat"], step["die"], step["icon"]
     times = 1 + state["doubling"]

@@ -9,7 +9,9 @@ an effect with its Double-arrow window, its target and its Nut window from level
 and the turn ends. Each link is a small JSON step in `state["queue"]`; `run` carries
 steps out until one needs a seat's decision (`state["pending"]`), and the answer to
 that decision pushes the steps that follow. What a level adds is a switch in
-levels.py; the effects live in effects.py, the windows in windows.py.
+levels.py; the effects live in effects.py, the windows in windows.py, the start of a
+turn in turns.py, and steps.py holds `run` with every handler by name (so this module,
+the bottom of the rules, imports none of them).
 
 Levels 1-4 store a compact state without the effects' bookkeeping (the queue, the roll
 in progress, each die's Ledges...). `unpack` reads such a state with that bookkeeping at
@@ -38,7 +40,6 @@ from ..state import (
     holders,
     next_seat,
     owned,
-    rollable,
     suspended,
     valley,
 )
@@ -50,18 +51,6 @@ RUN_LIMIT = 10_000
 def push(state: State, *steps: Step) -> None:
     """Put steps at the front of the queue, in the order given."""
     state["queue"][0:0] = [dict(s) for s in steps]
-
-
-def run(state: State, rng: RngBase, events: list[Event]) -> None:
-    """Carry out queued steps until a decision is owed or the game is over."""
-    from . import effects, windows
-    table = {**STEPS, **effects.STEPS, **windows.STEPS}
-    for _ in range(RUN_LIMIT):
-        if state["pending"] is not None or state["winner"] is not None or not state["queue"]:
-            return
-        step = state["queue"].pop(0)
-        table[step["do"]](state, step, rng, events)
-    raise RuntimeError("Dice Age: a turn did not come to rest")  # pragma: no cover
 
 
 # -- moving dice ------------------------------------------------------------------
@@ -148,35 +137,6 @@ def value_of(face: Any) -> int | None:
 # -- the turn -----------------------------------------------------------------------
 def start(state: State, seat: str) -> None:
     state["queue"] = [{"do": "turn", "seat": seat}]
-
-
-def _turn(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
-    seat = step["seat"]
-    state["paired"][seat] = False
-    # A turn begun again after a standing Square (squared) is the same turn: revision 3
-    # counts it once towards per un pugno di dadi, revision 2 counted it twice.
-    once = not step.get("squared") or revision_of(state) < 3
-    if rules(state).fistful and once and _fistful(state, seat, events):
-        return
-    if rules(state).effects and not step.get("squared"):
-        from .windows import standing_squares
-        push(state, {"do": "turn", "seat": seat, "squared": True})
-        if standing_squares(state, seat, events):
-            return  # the Square (and its Nut window) first, then this turn again
-        state["queue"].pop(0)
-    forced = state["forced"][seat]
-    while forced and forced[0] not in rollable(state, seat) + [None]:
-        events.append(Event("square-lapses", {"seat": seat, "die": forced.pop(0)}))
-    if forced and forced[0] not in rollable(state, seat):
-        forced.pop(0)
-    general = state.get("general", {}).get(seat)
-    if general and owned(state, seat, "garden", "field") == [general]:
-        eliminate(state, seat, events, "only its General is left")
-        return
-    if not rollable(state, seat):
-        eliminate(state, seat, events, "cannot play")
-        return
-    state["pending"] = {"kind": "roll", "seat": seat}
 
 
 def main_roll(state: State, seat: str, die: str, rng: RngBase, events: list[Event]) -> None:
@@ -465,46 +425,6 @@ def _end(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
     push(state, {"do": "turn", "seat": next_roller(state, seat, events)})
 
 
-def _fistful(state: State, seat: str, events: list[Event]) -> bool:
-    """Spec 1: two players left, each with one die in the field; after 4 turns the lower
-    designed value wins. Returns True when that decides the game."""
-    left = active(state)
-    lone = {s: owned(state, s, "garden", "field") for s in left}
-    if len(left) != 2 or any(len(d) != 1 or state["dice"][d[0]]["place"] != "field"
-                             for d in lone.values()):
-        state["pugno"] = None
-        return False
-    state["pugno"] = (state["pugno"] or 0) + 1
-    if state["pugno"] <= 4:
-        if state["pugno"] == 1:
-            events.append(Event("pugno-start", {"seats": left}))
-        return False
-    values = {s: spec(lone[s][0]).value for s in left}
-    low = min(values.values())
-    best = [s for s in left if values[s] == low]
-    if len(best) != 1:
-        events.append(Event("pugno-tie", {"values": values}))
-        state["pugno"] = 0
-        return False
-    loser = next(s for s in left if s != best[0])
-    for d in owned(state, loser):
-        to_limbo(state, d, [], "its player lost the fistful of dice")
-    state["out"].append(loser)
-    events.append(Event("pugno", {"values": values, "winner": best[0], "loser": loser}))
-    return _finished(state, events)
-
-
-def _resume(state: State, step: Step, rng: RngBase, events: list[Event]) -> None:
-    """A decision set aside while a Square played out is asked again. From revision 4 a
-    reaction window is asked as it stands now, or not at all when the Square's own
-    windows used what it offered (revisions 1-3 asked it as it was)."""
-    pending = step["pending"]
-    if pending["kind"] == "react" and revision_of(state) >= 4:
-        from .windows import reopen
-        pending = reopen(state, pending)
-    state["pending"] = pending
-
-
 # -- levels 1-4: the compact stored state ------------------------------------------------
 BOOKKEEPING_AT_REST: dict[str, Any] = {"doubling": 0, "pugno": None, "chaos": None,
                                        "tri": None, "duel": None}
@@ -562,8 +482,8 @@ def pack(state: State) -> State:
     return state
 
 
-STEPS = {"resume": _resume, "turn": _turn, "read": _read, "after-roll": _after_roll, "settle": _settle,
+STEPS = {"read": _read, "after-roll": _after_roll, "settle": _settle,
          "announce": _announce, "end": _end}
 
-__all__ = ["held", "push", "run", "main_roll", "start", "choose_side", "throw", "pack",
+__all__ = ["held", "push", "main_roll", "start", "choose_side", "throw", "pack",
            "unpack", "skip", "recall", "next_roller"]

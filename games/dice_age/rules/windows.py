@@ -19,24 +19,15 @@ from games.core.rng import RngBase
 from games.core.types import Event
 
 from ..dice import die_type, read
-from ..state import State, held, holders, legendary_clash, owned
+from ..levels import rules
+from ..order_text import render
+from ..state import State, barred, held, holders, legendary_clash, owned
 from . import flow
-from .effects import chaos_faces, nut_window
+from .effects import chaos_faces, nut_window, roll_number
 from .flow import Step, push
 
 KINDS = ("gear", "smile", "pair", "double", "nut", "instead")
 """Reaction windows; PASS <kind> names one in standing orders."""
-
-
-def roll_number(state: State) -> int | None:
-    """The number the roll being reacted to shows now (chaos: its lowest number)."""
-    roll = state["roll"]
-    if roll is None:
-        return None
-    if roll.get("chaos") and state.get("chaos"):
-        low = chaos_faces(state)[0]
-        return None if low is None else low + roll["adjust"]
-    return flow.roll_value(state)
 
 
 def legal(state: State, step: Step) -> list[str]:
@@ -204,18 +195,32 @@ USES = {"gear": "gear", "smile": "smile", "double": "double-arrow", "nut": "nut"
 """The suspended effect each reaction spends."""
 
 
+def square_problem(state: State, seat: str, order: dict[str, Any]) -> str | None:
+    """A Square may be played by its holder at any decision (or by a standing order)."""
+    if not rules(state).effects or not held(state, seat, "square"):
+        return "you hold no suspended Square"
+    target, die = order["seat"], order["die"]
+    if target in state["out"]:
+        return f"{target} is out"
+    if state["dice"][die]["owner"] != target or \
+            state["dice"][die]["place"] not in ("garden", "field"):
+        return f"{die} is not one of {target}'s dice in play"
+    if die in barred(state, target):
+        return f"{target} just played {die}: a Square may not name it"
+    return None
+
+
 def standing_squares(state: State, seat: str, events: list[Event]) -> bool:
     """Before `seat` rolls, holders' standing `SQUARE <seat> <die>` orders fire."""
-    from .. import orders as order_lang
     fired = False
     for holder in flow.clockwise_from(state, seat):
         for item in state["standing"][holder]:
             order = item.get("order")
             if not order or order["op"] != "square" or order["seat"] != seat:
                 continue
-            if order_lang.square_problem(state, holder, order) is None:
+            if square_problem(state, holder, order) is None:
                 events.append(Event("settled", {"seat": holder,
-                                                "order": order_lang.render(order)},
+                                                "order": render(order)},
                                     (holder,)))
                 play_square(state, holder, order, events)
                 fired = True

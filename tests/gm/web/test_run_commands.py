@@ -29,7 +29,7 @@ def test_demo_writes_its_notices_to_files_with_links_to_the_served_address(setti
 
 
 def test_serve_logs_a_403_without_its_traceback(gm_user, players, make_game):
-    from gm.play.management.commands.serve import _NoTracebackBelow500
+    from gm.web.management.commands.serve import _NoTracebackBelow500
 
     game = make_game("tally", 1)
     records: list[logging.LogRecord] = []
@@ -57,7 +57,7 @@ def test_serve_logs_a_403_without_its_traceback(gm_user, players, make_game):
                                             ("8766", "http://127.0.0.1:8766")])
 def test_serve_links_follow_the_served_address_unless_site_url_is_set(
         settings, monkeypatch, addrport, site):
-    from gm.play.management.commands import serve
+    from gm.web.management.commands import serve
 
     monkeypatch.delenv("SITE_URL", raising=False)
     settings.SITE_URL = "http://127.0.0.1:8000"
