@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "gm.accounts",
     "axes",
     "gm.talk",
+    "gm.absence",  # vacations, grace, "if I miss" orders, civil disorder, bot seats
     "gm.gmadj",  # issue 27: GM-adjudicated games (the adjudication desk)
     "gm.notify",  # issue 26: notifications under one budget per person
     "gm.substitutes",  # issue 25: substitutes, seat history, reliability

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("gm.notify.urls")),  # issue 26: notifications (pages and API)
     path("", include("gm.accounts.urls")),
     path("", include("gm.referee.urls")),
+    path("", include("gm.absence.urls")),  # vacations, grace, if-I-miss orders, bots
     path("", include("gm.gmadj.urls")),  # issue 27: the adjudication desk
     path("", include("gm.substitutes.urls")),  # issue 25: substitutes, seats, profiles
     path("", include("gm.web.urls")),

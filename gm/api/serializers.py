@@ -23,6 +23,9 @@ class GameCreateSerializer(serializers.Serializer):
     # issue 25 (gm.substitutes): {"approval": "gm"|"auto", "free_turns", "min_finished",
     # "min_met_percent"}
     seat_policy = serializers.DictField(required=False)
+    # gm.absence: vacations_allowed, vacation_cap_days, grace_count, grace_hours,
+    # misses_to_disorder, bot_seats (gm.absence.actions.clean_settings checks them)
+    absence = serializers.DictField(required=False)
 
 
 class SeatSerializer(serializers.Serializer):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -86,14 +87,21 @@ def games(request: Request) -> Response:
         return Response(s.GameSummarySerializer(qs[:200], many=True).data)
     data = s.GameCreateSerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    # issue 25: the seat policy (gm.substitutes), checked before the game exists
+    fields = dict(data.validated_data)
+    # issue 25: the seat policy (gm.substitutes) and the absence settings (gm.absence),
+    # both checked before the game exists, stored after it is made
+    from gm.absence import actions as absence
     from gm.substitutes import policy as seat_policy
 
-    wanted = data.validated_data.pop("seat_policy", None) or {}
+    wanted = fields.pop("seat_policy", None) or {}
     seat_policy.clean(wanted)
-    game = actions.create_game(request.user, **data.validated_data)
-    if wanted:
-        seat_policy.store(game, wanted)
+    settings = absence.clean_settings(fields.pop("absence", None) or {})
+    with transaction.atomic():
+        game = actions.create_game(request.user, **fields)
+        if settings:
+            absence.configure(game, request.user, settings, creating=True)
+        if wanted:
+            seat_policy.store(game, wanted)
     return Response(summary.game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 

@@ -301,6 +301,12 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
         turn_number = thread.turn_number
     with timer("strip"):
         stripped = strip_reply(order_text(found.text))
+        # --- gm.absence: "VACATION <from> TO <to>" is a command, answered with a receipt
+        from gm.absence.mail import answer as vacation_answer
+        command = vacation_answer(seat, stripped.orders)
+        if command is not None:
+            return _Verdict(command[0], command[1], seat, context=command[2])
+        # --- end gm.absence
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
         engine = actions.engine_for(game)
         try:  # greetings and sign-offs: the rule the web form uses too

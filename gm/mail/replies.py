@@ -189,7 +189,7 @@ def draft_reply(row: InboundMessage, mail: Mail, outcome: str, seat, context: di
     elif "List-Unsubscribe" in headers:  # errors always go: nothing to unsubscribe from
         del headers["List-Unsubscribe"]
         headers.pop("List-Unsubscribe-Post", None)
-    label = _SUBJECTS.get(outcome, outcome)
+    label = context.get("label") or _SUBJECTS.get(outcome, outcome)  # gm.absence's own
     if notice and context.get("forged"):
         label = "security notice: a message that failed the sender check"
     if notice:

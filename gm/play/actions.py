@@ -402,7 +402,7 @@ def sweep_deadlines(now: datetime | None = None) -> list[int]:
     return sweep.sweep(now or timezone.now())
 
 
-def _orders_for(engine: Engine, state: Any, turn: Turn
+def _orders_for(engine: Engine, state: Any, turn: Turn, stand_in: Any = None
                 ) -> tuple[dict[str, Orders], list[str], set[str]]:
     """The orders in force for each owing seat: its latest version, or its defaults (no
     orders, withdrawn, or a seat not playing actively); and the game's seats that do not
@@ -419,7 +419,9 @@ def _orders_for(engine: Engine, state: Any, turn: Turn
                 (given := _pseudo_orders(turn, name)) is not None:
             orders[name] = given  # played by the game's GM (see signals.pseudo_orders)
         else:
-            orders[name] = engine.default_orders(state, name)
+            # gm.absence: a bot's or the seat's "if I miss" orders before the defaults
+            orders[name] = (stand_in(name) if stand_in else None) or \
+                engine.default_orders(state, name)
             defaulted.append(name)
     return orders, defaulted, {n for n, (mode, _o) in seats.items() if mode != Seat.Mode.ACTIVE}
 
@@ -455,7 +457,14 @@ def resolve_turn(turn_id: int, *, hold: bool | None = None) -> bool:
             # the stored state read and put in canonical form in one pass, handed to
             # run_turn with its canonical text (the before hash is taken of it)
             state, text = engine.read(game.state)
-            orders, defaulted, idle = _orders_for(engine, state, turn)
+            # --- gm.absence: a grace or a vacation wait moves the deadline instead
+            # (the turn back to OPEN, in this transaction); else who stands in for whom
+            from gm.absence.actions import at_resolution
+            plan = at_resolution(game, turn, engine, state, now)
+            if plan.postponed:
+                return False
+            orders, defaulted, idle = _orders_for(engine, state, turn, plan.stand_in)
+            # --- end gm.absence
             step = run_turn(engine, state, orders, secret_rng(
                 game.secret, turn.number, turn.overrides, turn.attempt), text=text)
             record = TurnRecord(

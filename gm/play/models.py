@@ -148,6 +148,9 @@ class Seat(models.Model):
         ACTIVE = "active", "active"
         DEFAULT = "default", "plays default orders"
         ABANDONED = "abandoned", "abandoned"
+        # gm.absence: a bot plays the seat from its own view (civil disorder, or a seat
+        # left to a bot at creation); games.core.bots.bot_text, engine defaults if none
+        BOT = "bot", "played by a bot"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     name = models.CharField(max_length=40, help_text="The engine's seat id.")

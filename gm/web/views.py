@@ -130,7 +130,11 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
     except registry.UnknownRuleset:
         raise Http404(f"no ruleset {ruleset!r}") from None
     form = NewGameForm(engine, request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    from gm.absence.forms import RulesForm  # gm.absence: the game's absence settings
+    absence_posted = any(key.startswith("absence-") for key in request.POST)
+    absence_form = RulesForm(request.POST if absence_posted else None, prefix="absence")
+    if request.method == "POST" and form.is_valid() and (
+            not absence_posted or absence_form.is_valid()):
         data = form.cleaned_data
         try:
             game = actions.create_game(
@@ -154,8 +158,17 @@ def new_game(request: HttpRequest, ruleset: str) -> HttpResponse:
             else:
                 messages.success(request, "Game created: you referee it. Share the invite "
                                           "link below; start the game once enough joined.")
+            # --- gm.absence: vacations, grace, civil disorder, bot seats
+            from gm.absence.actions import configure
+            try:
+                if absence_posted:  # a form without the box (older clients): none
+                    configure(game, request.user, absence_form.settings(), creating=True)
+            except ActionError as exc:
+                messages.error(request, f"Absence settings not saved: {exc.message}")
+            # --- end gm.absence
             return redirect("game", pk=game.pk)
-    return render(request, "web/new_game.html", {"form": form, "engine": engine})
+    return render(request, "web/new_game.html", {"form": form, "engine": engine,
+                                                 "absence_form": absence_form})
 
 
 def invite(request: HttpRequest, pk: int) -> HttpResponse:

@@ -78,6 +78,9 @@ def pages(world) -> list[tuple[str, str | None, str]]:
         ("gm-turn", "gamemaster", f"/games/{r}/gm/turns/1/"),
         ("log", "alice", f"/games/{r}/log/"),
         ("disputes", "alice", f"/games/{r}/disputes/"),
+        ("vacations", "alice", "/account/vacations/"),  # gm.absence
+        ("absence", "alice", f"/games/{r}/absence/"),
+        ("absence-gm", "gamemaster", f"/games/{r}/absence/"),
     ]
 
 

@@ -113,6 +113,12 @@ PROBES: dict[str, tuple[str, ...]] = {
     "api/games/<int:pk>/gm/seat-policy/": ("GET", "POST"),
     "api/games/<int:pk>/gm/seat-offers/": ("POST",),
     # --- end issue 25 ---
+    # gm.absence: the game's absence rules, who is away, the reader's own choices
+    "games/<int:pk>/absence/": ("GET",),
+    "games/<int:pk>/absence/mine/": ("POST",),
+    "games/<int:pk>/absence/settings/": ("POST",),
+    "api/games/<int:pk>/absence/": _API_READ,
+    "api/games/<int:pk>/absence/mine/": ("POST",),
 }
 
 # The bodies of the POSTs: each is refused for a reader who is not a GM, or is a
@@ -128,6 +134,9 @@ BODIES: dict[str, dict[str, Any]] = {
     "api/games/<int:pk>/gm/orders/": {"reason": "probe", "seat": "x", "text": "x"},
     "api/games/<int:pk>/gm/rerun/": {"reason": "probe", "turn": 1},
     "api/games/<int:pk>/gm/rollback/": {"reason": "probe", "turn": 1},
+    "games/<int:pk>/absence/mine/": {"away_choice": "probe"},
+    "games/<int:pk>/absence/settings/": {"grace_count": "probe"},
+    "api/games/<int:pk>/absence/mine/": {"away_choice": "probe"},
     "games/<int:pk>/adjudicate/": {"do": "publish", "text": "probe"},
     "api/games/<int:pk>/gm/adjudication/": {"action": "preview", "text": "probe"},
     "games/<int:pk>/notifications/": {"what": "schedule", "hour": "20"},
@@ -189,6 +198,10 @@ EXCUSED: dict[str, str] = {
                                "no game's content (tests/gm/substitutes)",
     "api/players/<str:username>/record/": "the same counts as JSON",
     # --- end issue 25 ---
+    "account/vacations/": _ACCOUNT,
+    "account/vacations/<int:pk>/cancel/": _ACCOUNT,
+    "api/me/vacations/": _ACCOUNT,
+    "api/me/vacations/<int:vid>/": _ACCOUNT,
 }
 
 

@@ -43,8 +43,10 @@ def _api(user) -> APIClient:
 
 
 # Pinned counts (statements per request; see the module docstring).
-GAME_PAGE = 18       # a seated player's game page (session auth): seats, co-GMs, the turn
-                     # read once each; the visit recorded by one UPDATE
+GAME_PAGE = 21       # a seated player's game page (session auth): seats, co-GMs, the turn
+                     # read once each; the visit recorded by one UPDATE; gm.absence's
+                     # lines: the game's absence rules, the published state and the
+                     # seat's "if I miss" orders for "if you miss this deadline: ..."
 GAME_API = 10        # GET /api/games/<id>/ with a token (the current turn read once)
 REPORTS_API = 5      # GET /api/games/<id>/reports/ (one page)
 ORDER_POST = 5       # POST /api/games/<id>/orders/ with a token, turn stays open
@@ -59,7 +61,9 @@ ORDER_MAIL = {"postgresql": 8, "sqlite": 9}
 # and each write apart: SAVEPOINT, UPDATE claim, SELECT turn and game, orders, INSERT
 # record, UPDATE game, INSERT reports, INSERT post, INSERT next turn, INSERT notices,
 # RELEASE.
-RESOLVE_TURN = {"postgresql": 5, "sqlite": 11}
+# gm.absence adds one statement to each: whether the game has absence rules or a seat
+# with a bot or "if I miss" orders (gm.absence.actions.at_resolution); none here.
+RESOLVE_TURN = {"postgresql": 6, "sqlite": 12}
 
 
 @pytest.mark.parametrize("turns", [2, 6])
