@@ -4,9 +4,9 @@
 * gm_act: a rollback or rerun gives back what was spent on the turns it set aside (the
   extensions stop counting by themselves; this logs it), and a seat handed to a player
   (replace_player, a GM setting it active) leaves civil disorder;
-* notable: until gm.notify exists, the events this app raises are mailed as plain
-  notices to every player and GM of the game (or the users named), unless the setting
-  GM_ABSENCE_MAIL_NOTICES is False (turn it off once gm.notify listens to `notable`).
+* notable: where gm.notify is not installed, the events this app raises are mailed as
+  plain notices to every player and GM of the game (or the users named); with gm.notify
+  they go under each reader's budget instead (GM_ABSENCE_MAIL_NOTICES forces either).
 """
 
 from __future__ import annotations
@@ -68,10 +68,19 @@ def _back(sender, submission, **kwargs) -> None:
         log.exception("absence: back from disorder, submission %s", submission.pk)
 
 
+def _mails_notices() -> bool:
+    """GM_ABSENCE_MAIL_NOTICES: True/False; unset, only where gm.notify (which mails every
+    `notable` under each reader's budget) is not installed, so nobody is told twice."""
+    from django.apps import apps
+
+    wanted = getattr(settings, "GM_ABSENCE_MAIL_NOTICES", None)
+    return (not apps.is_installed("gm.notify")) if wanted is None else bool(wanted)
+
+
 @receiver(play_signals.notable, dispatch_uid="absence-mail-notice")
 def _mail_notice(sender, game, kind, text, users=None, urgent=False, url=None,
                  **kwargs) -> None:
-    if kind not in KINDS or not getattr(settings, "GM_ABSENCE_MAIL_NOTICES", True):
+    if kind not in KINDS or not _mails_notices():
         return
     try:
         send_notice(game, kind, text, users)
