@@ -42,9 +42,11 @@ run: demo
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 test: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Production-style processes (need CELERY_BROKER_URL and usually DATABASE_URL).

@@ -102,7 +102,7 @@ def signup_url(username: str, email: str, next_url: str = "") -> str:
 
 
 def _send(subject: str, body: str, to: str, what: str) -> bool:
-    from gm.mail.compose import wrap  # the mail app's one line-width rule (72 columns)
+    from gm.textwidth import wrap  # the one line-width rule of mail (72 columns)
 
     try:
         # within 72 columns; a link stays whole, on a line of its own (issue 28)

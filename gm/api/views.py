@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from games.core import registry
 from games.core.types import OrdersInvalid
-from gm.play import actions, rows
+from gm.play import actions, hooks, live_rows
 from gm.play.errors import ActionError
 from gm.play.limits import RateLimited
 from gm.play.models import Game, Submission, fill_html
@@ -88,20 +88,15 @@ def games(request: Request) -> Response:
     data = s.GameCreateSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     fields = dict(data.validated_data)
-    # issue 25: the seat policy (gm.substitutes) and the absence settings (gm.absence),
-    # both checked before the game exists, stored after it is made
-    from gm.absence import actions as absence
-    from gm.substitutes import policy as seat_policy
-
-    wanted = fields.pop("seat_policy", None) or {}
-    seat_policy.clean(wanted)
-    settings = absence.clean_settings(fields.pop("absence", None) or {})
+    # the parts other apps keep (gm.absence's "absence", gm.substitutes' "seat_policy"):
+    # each checked before the game exists, stored in the same transaction
+    extras = [(part, part.clean(fields.pop(part.name, None) or {}))
+              for part in hooks.CREATE_SETTINGS]
     with transaction.atomic():
         game = actions.create_game(request.user, **fields)
-        if settings:
-            absence.configure(game, request.user, settings, creating=True)
-        if wanted:
-            seat_policy.store(game, wanted)
+        for part, cleaned in extras:
+            if cleaned:
+                part.store(game, request.user, cleaned)
     return Response(summary.game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -138,7 +133,7 @@ def start(request: Request, pk: int) -> Response:
 def _my_seat(pk: int, user):
     """The reader's seat in game `pk` with the game, one statement (the order path's
     first read); 404 for no such game, 403 for no seat in it."""
-    seat = rows.seat_with_game(pk, user.pk)
+    seat = live_rows.seat_with_game(pk, user.pk)
     if seat is None:
         _game(pk)  # raises 404 when the game does not exist
         raise actions.NotAllowed("you have no seat in this game")

@@ -22,6 +22,7 @@ import contextlib
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,11 @@ from .models import InboundMessage, Kind, Outbox, Outcome
 from .routing import RouteError, route, sender_allowed
 
 log = logging.getLogger(__name__)
+
+# Mail commands of the apps above this one, tried in order on a seat's mail before it is
+# read as orders: (seat, text) -> (outcome, detail, reply context), or None when the text
+# is not that command. Apps append theirs in AppConfig.ready (gm.absence: VACATION).
+COMMANDS: list[Callable[[Any, str], tuple[str, str, dict[str, Any]] | None]] = []
 
 
 def max_bytes() -> int:
@@ -301,12 +307,12 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
         turn_number = thread.turn_number
     with timer("strip"):
         stripped = strip_reply(order_text(found.text))
-        # --- gm.absence: "VACATION <from> TO <to>" is a command, answered with a receipt
-        from gm.absence.mail import answer as vacation_answer
-        command = vacation_answer(seat, stripped.orders)
-        if command is not None:
-            return _Verdict(command[0], command[1], seat, context=command[2])
-        # --- end gm.absence
+        # commands other apps answer (gm.absence: "VACATION <from> TO <to>"), each with
+        # a receipt of its own instead of orders
+        for command in COMMANDS:
+            answered = command(seat, stripped.orders)
+            if answered is not None:
+                return _Verdict(answered[0], answered[1], seat, context=answered[2])
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
         engine = actions.engine_for(game)
         try:  # greetings and sign-offs: the rule the web form uses too

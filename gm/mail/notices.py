@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from gm import wakeups
 from gm.play import actions
 from gm.play.models import Game, Notice, Seat, Turn, TurnRecord, fill_html
 
@@ -104,16 +105,15 @@ class Mailing:
         return len(outbox.enqueue_many(rows))
 
 
+# The notification layer's gate class (gm.notify.budget.MailGate), set by gm.notify's
+# AppConfig.ready: gm.notify stands on this app, so this app does not import it.
+GATE: Any = None
+
+
 def notify_gate() -> Any:
-    """The notification layer's gate for one batch (gm.notify), or None when the app is
-    not installed: then every mail goes as before."""
-    from django.apps import apps
-
-    if not apps.is_installed("gm.notify"):
-        return None
-    from gm.notify.budget import MailGate
-
-    return MailGate()
+    """The notification layer's gate for one batch, or None when gm.notify is not
+    installed: then every mail goes as before."""
+    return GATE() if GATE is not None else None
 
 
 def render_prompt(prompt: dict[str, Any]) -> list[str]:
@@ -306,11 +306,9 @@ def _remind(mailing: Mailing, turn: Turn, seat: Seat, *, window: str = "",
 # wakes the task for both. Standalone events (a GM opening a turn or ending a game,
 # a held turn released while paused) wake their own.
 def _wake(events: list[tuple[str, int]]) -> None:
-    from . import tasks
-
     try:
         # plain strings, not Notice.Kind members: the same JSON whatever the enum
-        tasks.notify.delay([[str(kind), pk] for kind, pk in events])
+        wakeups.task("gm.mail.tasks.notify").delay([[str(kind), pk] for kind, pk in events])
     except Exception:  # the broker is down: the Notice rows wait for catch_up
         log.warning("could not queue notices %s; the periodic job will", events,
                     exc_info=True)

@@ -34,6 +34,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db import connection as db_connection
 from django.utils import timezone
 
+from gm import wakeups
 from gm.play import rows
 
 from . import compose, outbox_rows
@@ -96,10 +97,8 @@ def enqueue_many(rows: list[Outbox]) -> list[int]:
 def _queue(pk: int | list[int]) -> None:
     """Wake the delivery of one row, or of a batch (one task for all its rows). A
     wake-up sent twice is harmless: the claim sends each row once."""
-    from . import tasks
-
-    try:
-        tasks.deliver.delay(pk)
+    try:  # by name: gm.mail.tasks imports this module (gm/wakeups.py)
+        wakeups.task("gm.mail.tasks.deliver").delay(pk)
     except Exception:  # broker down: the rows wait in the database for deliver_pending
         log.warning("could not queue mail %s; the periodic job will send it", pk,
                     exc_info=True)

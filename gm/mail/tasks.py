@@ -9,6 +9,8 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
+from gm import wakeups
+
 from . import notices, outbox
 
 
@@ -70,3 +72,6 @@ def deliver_pending() -> int:
     handled from the database: service events' notices, then pending mail."""
     notices.catch_up()
     return outbox.deliver_pending()
+
+
+wakeups.register(deliver, notify)

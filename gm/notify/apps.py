@@ -9,6 +9,11 @@ class NotifyConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from . import receivers
+        from gm.mail import notices
+        from gm.play import hooks
+
+        from . import budget, receivers, schedule, tasks  # noqa: F401 (tasks register)
 
         receivers.connect()
+        hooks.deadline_for = schedule.deadline_for
+        notices.GATE = budget.MailGate

@@ -34,6 +34,19 @@ def connect() -> None:
     post_save.connect(webhooks.forget, sender=Webhook, dispatch_uid="gm_notify_hooks")
     post_delete.connect(webhooks.forget, sender=Webhook, dispatch_uid="gm_notify_hooks_d")
     post_delete.connect(schedule.forget, sender=Schedule, dispatch_uid="gm_notify_sched_d")
+    webhooks.disabled.connect(on_webhook_disabled, dispatch_uid="gm_notify_hook_off")
+
+
+def on_webhook_disabled(sender: Any = None, hook: Any = None, reason: str = "",
+                        **kwargs: Any) -> None:
+    """Tell a webhook's owner, by mail and on the page, that it was switched off."""
+    gate = budget.Gate(budget.readers([hook.owner_id]))
+    owner = gate.known[hook.owner_id].user
+    event = budget.Event("webhook_disabled", f"webhook_disabled:{hook.pk}:{hook.failures}",
+                         f"Your webhook {hook.url} was switched off: {reason}",
+                         hook.game_id, url="/account/notifications/", urgent=False)
+    notes.consider_and_mail(gate, owner, event)
+    gate.flush()
 
 
 def _guard(func):

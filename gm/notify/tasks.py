@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from gm import wakeups
+
 from . import tick as ticking
 from . import webhooks
 
@@ -18,3 +20,6 @@ def tick() -> dict[str, int]:
 def send_webhooks() -> int:
     """Woken after a delivery is written; the tick is the backstop."""
     return webhooks.send_due()
+
+
+wakeups.register(tick, send_webhooks)

@@ -26,7 +26,10 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 from django.utils import timezone
+
+from gm import wakeups
 
 from .models import Webhook, WebhookDelivery
 
@@ -94,9 +97,8 @@ def enqueue(posts: list[tuple[Webhook, str, dict[str, Any]]], now: datetime) -> 
 
 
 def _wake() -> None:
-    from . import tasks
-    try:
-        tasks.send_webhooks.delay()
+    try:  # by name: gm.notify.tasks imports this module (gm/wakeups.py)
+        wakeups.task("gm.notify.tasks.send_webhooks").delay()
     except Exception:  # the broker is down: the tick sends them
         log.warning("could not queue webhook delivery; the tick will", exc_info=True)
 
@@ -193,18 +195,16 @@ def _failed(delivery: WebhookDelivery, hook: Webhook, exc: Exception, now: datet
         disable(hook, f"disabled after {failures} failed deliveries (last: {error})")
 
 
+# hook=Webhook, reason=str: a webhook was switched off; gm.notify.receivers tells its
+# owner (through the budget, which itself posts to webhooks: so not from here)
+disabled = Signal()
+
+
 def disable(hook: Webhook, reason: str) -> None:
-    """Switch a webhook off and tell its owner, by mail and on the page."""
+    """Switch a webhook off; its owner is told (the `disabled` signal)."""
     if not Webhook.objects.filter(pk=hook.pk, enabled=True).update(
             enabled=False, disabled_reason=reason[:200]):
         return
     hook.enabled = False
     forget()
-    from . import budget, notes
-    gate = budget.Gate(budget.readers([hook.owner_id]))
-    owner = gate.known[hook.owner_id].user
-    event = budget.Event("webhook_disabled", f"webhook_disabled:{hook.pk}:{hook.failures}",
-                         f"Your webhook {hook.url} was switched off: {reason}",
-                         hook.game_id, url="/account/notifications/", urgent=False)
-    notes.consider_and_mail(gate, owner, event)
-    gate.flush()
+    disabled.send(sender=Webhook, hook=hook, reason=reason)

@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
@@ -33,8 +32,9 @@ from games.core.canonical import sha256_hex
 from games.core.engine import Engine
 from games.core.replay import FORMAT, run_setup, run_turn, secret_rng
 from games.core.types import Decision, Event, OptionError, Orders, OrdersInvalid
+from gm import wakeups
 
-from . import limits, rows, signals, turn_rows
+from . import hooks, limits, live_rows, rows, signals, sweep, turn_rows
 from .errors import (  # noqa: F401 (re-exported)
     ActionError,
     Conflict,
@@ -55,7 +55,6 @@ from .models import (
     fill_html,
 )
 from .rendering import render_markdown
-from .sweep import schedule_deadline
 from .text import one_line
 
 log = logging.getLogger(__name__)
@@ -117,9 +116,8 @@ def _send(signal, **kwargs) -> None:
 
 
 def _enqueue_resolve(turn_id: int) -> None:
-    from . import tasks  # tasks import this module
-
-    _on_commit(tasks.resolve_turn.delay, turn_id)
+    # by name: gm.play.tasks imports this module (gm/wakeups.py)
+    _on_commit(wakeups.task("gm.play.tasks.resolve_turn").delay, turn_id)
 
 
 # --- games and seats -------------------------------------------------------------------
@@ -306,9 +304,8 @@ def _deadline(game: Game, decision: Decision, now: datetime) -> datetime:
     if memo is not None and memo[0] == now:
         return memo[1]
     deadline = now + turn_length(game)
-    if apps.is_installed("gm.notify"):
-        from gm.notify.schedule import deadline_for
-        deadline = deadline_for(game, now, turn_length(game))
+    if hooks.deadline_for is not None:  # gm.notify, when installed
+        deadline = hooks.deadline_for(game, now, turn_length(game))
     game.__dict__["_deadline_memo"] = (now, deadline)
     return deadline
 # --- end gm.notify ---------------------------------------------------------------------
@@ -328,7 +325,7 @@ def _opened(game: Game, decision: Decision, number: int, now: datetime,
     # Seats that only play defaults owe nothing a human can give: maybe resolve at once.
     maybe_due_early(game, turn, idle=idle)
     if turn.status == Turn.Status.OPEN:
-        schedule_deadline(turn)  # resolved at the deadline itself, the sweep as backstop
+        sweep.schedule_deadline(turn)  # resolved at the deadline itself, the sweep as backstop
     return turn
 
 
@@ -365,7 +362,7 @@ def latest_submission(turn: Turn, seat: Seat) -> Submission | None:
 
 def seats_in(turn: Turn) -> set[str]:
     """Owing seats whose latest version holds orders (withdrawn ones do not count)."""
-    return rows.seats_in(turn)
+    return live_rows.seats_in(turn)
 
 
 def maybe_due_early(game: Game, turn: Turn, *, idle: set[str] | None = None) -> None:
@@ -397,8 +394,6 @@ def sweep_deadlines(now: datetime | None = None) -> list[int]:
     Set-based (gm.play.sweep): one statement per 1,000 claims, one producer connection;
     the (status, deadline) index keeps its cost proportional to the due turns only.
     """
-    from . import sweep
-
     return sweep.sweep(now or timezone.now())
 
 
@@ -459,11 +454,12 @@ def resolve_turn(turn_id: int, *, hold: bool | None = None) -> bool:
             state, text = engine.read(game.state)
             # --- gm.absence: a grace or a vacation wait moves the deadline instead
             # (the turn back to OPEN, in this transaction); else who stands in for whom
-            from gm.absence.actions import at_resolution
-            plan = at_resolution(game, turn, engine, state, now)
-            if plan.postponed:
+            plan = None if hooks.at_resolution is None else \
+                hooks.at_resolution(game, turn, engine, state, now)
+            if plan is not None and plan.postponed:
                 return False
-            orders, defaulted, idle = _orders_for(engine, state, turn, plan.stand_in)
+            orders, defaulted, idle = _orders_for(engine, state, turn,
+                                                  plan.stand_in if plan else None)
             # --- end gm.absence
             step = run_turn(engine, state, orders, secret_rng(
                 game.secret, turn.number, turn.overrides, turn.attempt), text=text)
@@ -500,6 +496,35 @@ def resolve_turn(turn_id: int, *, hold: bool | None = None) -> bool:
         log.warning("turn id %s already has a record; skipping duplicate resolution", turn_id)
         return False
     return True
+
+
+def resolve_at_deadline(turn_id: int, queued_deadline: str | None = None) -> bool:
+    """Run by the task queued for the deadline: claim (OPEN -> DUE) and resolve at once.
+
+    The claim is the same compare-and-set as the sweep's, so a turn the sweep, the "all
+    orders in" check or a GM already claimed is left to them (resolve_turn is exactly
+    once either way). A turn still open was reached early (its deadline is the one this
+    task was queued for: queued again for it) or has a deadline the GM moved (queued
+    when that one comes near, unless the sweep did already).
+    """
+    now = timezone.now()
+    if Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
+                           deadline__lte=now).update(status=Turn.Status.DUE, claimed_at=now):
+        return resolve_turn(turn_id)
+    row = (Turn.objects.filter(pk=turn_id, superseded=False)
+           .values_list("status", "deadline").first())
+    if row is None or row[0] not in (Turn.Status.OPEN, Turn.Status.DUE):
+        return False  # resolved, set aside, gone
+    status, deadline = row
+    if status == Turn.Status.OPEN:
+        if sweep.timed() and deadline is not None:
+            if queued_deadline is not None and sweep.moment(queued_deadline) == deadline:
+                sweep.publish_resolves((), [(turn_id, deadline)])  # early: the same deadline
+            else:
+                sweep.publish_resolves((), sweep.mark_queued(now, turn_id))
+        return False
+    # claimed by someone else and not resolved yet: resolving here is still once only
+    return resolve_turn(turn_id)
 
 
 def _record_writes(record: TurnRecord, now: datetime, text: str | None = None, *,
@@ -609,13 +634,13 @@ def publish(record: TurnRecord, *, closed: bool = False, state: Any = None,
 def _open_turn_for(game: Game, seat: Seat, *,
                    turn_number: int | None = None) -> tuple[Turn, Game]:
     """The live turn `seat` may order for now, locked, with its game read fresh under
-    the lock (one statement, `rows.lock_live_turn`); or the reason why not.
+    the lock (one statement, `live_rows.lock_live_turn`); or the reason why not.
 
     With `turn_number` (the turn the orders were written for: API field, form field, mail
     reference) anything but the open turn of that number is refused as late, with the
     receipt of what stands for it: an order is never moved to another turn.
     """
-    found = rows.lock_live_turn(game.pk)
+    found = live_rows.lock_live_turn(game.pk)
     turn, game = found if found is not None else (None, game)
     if game.status == Game.Status.FINISHED:
         raise LateOrders("this game is over; no more orders are taken")
@@ -741,7 +766,7 @@ def withdraw_orders(game: Game, seat: Seat, *, source: str = Submission.Source.W
 def new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
                 source: str, author) -> Submission:
     """The next version of `seat`'s orders for `turn` (the caller holds the turn's lock)."""
-    return rows.insert_version(turn, seat, text, orders, receipt, source, author,
+    return live_rows.insert_version(turn, seat, text, orders, receipt, source, author,
                                timezone.now())
 
 

@@ -1,8 +1,9 @@
-"""Plain SQL for the statements every order takes, and model instances from its rows.
+"""Plain SQL helpers, and model instances from rows: the tools of the hot paths.
 
 Web form, API and mail all store orders through `actions.submit_orders`. Building and
 compiling those few queries with the ORM cost several times the database's own work
-(bench/README.md, issues 13 and 14), so the hot statements are written here once, as SQL:
+(bench/README.md, issues 13 and 14), so the hot statements are written once, as SQL, in
+`gm.play.live_rows` (this module knows no model of its own, so the models may use it):
 
 * `lock_live_turn`: the game's live turn locked, with its game read in the same
   statement (fresh: the game row is locked FOR KEY SHARE, so a GM amendment or a
@@ -35,8 +36,6 @@ from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
-
-from .models import Game, Seat, Submission, Turn
 
 
 def db():
@@ -283,145 +282,6 @@ def prep_save(field, value: Any, conn) -> Any:
 def cache_related(obj: Model, name: str, value: Model | None) -> None:
     """Set `obj.<name>` (a forward relation) without a query, as select_related does."""
     obj._meta.get_field(name).set_cached_value(obj, value)
-
-
-_TURN = Columns(Turn, "t")
-_GAME = Columns(Game, "g", defer=("setup_record",))
-
-
-def lock_live_turn(game_id: int) -> tuple[Turn, Game] | None:
-    """The game's live turn (highest number, not superseded), locked, with its game
-    (setup record deferred), or None when it has none. One statement."""
-    with cursor() as cur:
-        cur.execute(cached_sql("lock_live_turn", _lock_live_turn_sql), [game_id])
-        row = cur.fetchone()
-    if row is None:
-        return None
-    return turn_and_game(row, _TURN, _GAME)
-
-
-def turn_and_game(row: Sequence[Any], turn_cols: Columns, game_cols: Columns
-                  ) -> tuple[Turn, Game]:
-    """A turn and its game from one joined row (the turn's columns first), the game
-    cached on the turn so that `turn.game` costs no statement."""
-    turn = turn_cols.instance(row[:len(turn_cols)])
-    game = game_cols.instance(row[len(turn_cols):])
-    cache_related(turn, "game", game)
-    return turn, game
-
-
-def _lock_live_turn_sql() -> str:
-    features = db().features
-    lock = ""
-    if features.has_select_for_update_of:
-        lock = " FOR UPDATE OF t FOR KEY SHARE OF g"
-    elif features.has_select_for_update:
-        lock = " FOR UPDATE"
-    # NOT superseded written out, not a parameter: it is the predicate of the partial
-    # index turn_live_unique (game, number), which a prepared statement's generic plan
-    # can use only when it is in the text; with a parameter PostgreSQL planned the
-    # statement again at every execution (a custom plan each time).
-    return (f"SELECT {_TURN.sql()}, {_GAME.sql()} FROM {qn(Turn._meta.db_table)} t "
-            f"INNER JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = t.{qn('game_id')} "
-            f"WHERE t.{qn('game_id')} = %s AND NOT t.{qn('superseded')} "
-            f"ORDER BY t.{qn('number')} DESC LIMIT 1{lock}")
-
-
-_SEAT = Columns(Seat, "s")
-_SUBMISSION = Columns(Submission, "u")
-_SEAT_GAME = Columns(Game, "g", defer=("state", "setup_record"))
-
-
-def seat_with_game(game_id: int, user_id: int) -> Seat | None:
-    """`user_id`'s seat in game `game_id` with its game, in one statement, or None (no
-    such game, or no seat in it). The game's state and setup record are left out: the
-    order path reads the state fresh under the turn lock (`lock_live_turn`)."""
-    low, high = db().ops.integer_field_range(Game._meta.pk.get_internal_type())
-    if not low <= game_id <= high:  # a URL's id the database cannot hold: no such game
-        return None
-    with cursor() as cur:
-        cur.execute(cached_sql("seat_with_game", _seat_with_game_sql), [game_id, user_id])
-        row = cur.fetchone()
-    if row is None:
-        return None
-    seat = _SEAT.instance(row[:len(_SEAT)])
-    cache_related(seat, "game", _SEAT_GAME.instance(row[len(_SEAT):]))
-    return seat
-
-
-def _seat_with_game_sql() -> str:
-    return (f"SELECT {_SEAT.sql()}, {_SEAT_GAME.sql()} FROM {qn(Seat._meta.db_table)} s "
-            f"INNER JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = s.{qn('game_id')} "
-            f"WHERE s.{qn('game_id')} = %s AND s.{qn('user_id')} = %s")
-
-
-_INSERT_FIELDS = ("turn", "seat", "text", "orders", "receipt", "source", "author", "created")
-
-
-def insert_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
-                   source: str, author, now: datetime) -> Submission:
-    """Store the next version of `seat`'s orders for `turn` in one INSERT (the version
-    number computed by its subquery); the caller holds the turn's lock."""
-    conn = db()
-    fields = _insert_fields()
-    values = {"turn": turn.pk, "seat": seat.pk, "text": text, "orders": orders,
-              "receipt": receipt, "source": source,
-              "author": getattr(author, "pk", None), "created": now}
-    params = [prep_save(f, values[f.name], conn) for f in fields]
-    with cursor() as cur:
-        cur.execute(cached_sql("insert_version", _insert_version_sql),
-                       [*params, turn.pk, seat.pk])
-        pk, number = cur.fetchone()
-    sub = _SUBMISSION.new({"id": pk, "turn_id": turn.pk, "seat_id": seat.pk,
-                           "version": number, "text": text, "orders": orders,
-                           "receipt": receipt, "source": source,
-                           "author_id": values["author"], "created": now}, conn)
-    if sub is None:  # the model is not plain (see _plain_init): as before
-        sub = saved(Submission(turn=turn, seat=seat, version=number, text=text,
-                               orders=orders, receipt=receipt, source=source,
-                               author=author, created=now), pk)
-    # what Submission(turn=turn, seat=seat, author=author) caches
-    for name, related in (("turn", turn), ("seat", seat), ("author", author)):
-        cache_related(sub, name, related)
-    return sub
-
-
-def _insert_fields() -> list:
-    return [Submission._meta.get_field(name) for name in _INSERT_FIELDS]
-
-
-def _insert_version_sql() -> str:
-    table = qn(Submission._meta.db_table)
-    version = (f"(SELECT COALESCE(MAX({qn('version')}), 0) + 1 FROM {table} "
-               f"WHERE {qn('turn_id')} = %s AND {qn('seat_id')} = %s)")
-    fields = _insert_fields()
-    return (f"INSERT INTO {table} ({', '.join(qn(f.column) for f in fields)}, "
-            f"{qn('version')}) VALUES ({', '.join(['%s'] * len(fields))}, {version}) "
-            f"RETURNING {qn('id')}, {qn('version')}")
-
-
-def seats_in(turn: Turn) -> set[str]:
-    """Owing seats whose latest version holds orders (withdrawn ones do not count), and
-    seats that play defaults; one statement, whatever the number of seats."""
-    owing = turn.owing
-    if not owing:
-        return set()
-    with cursor() as cur:
-        cur.execute(cached_sql(("seats_in", len(owing)), lambda: _seats_in_sql(len(owing))),
-                       [turn.pk, turn.game_id, *owing])
-        rows = cur.fetchall()
-    # withdrawn is None without any version
-    return {name for name, mode, withdrawn in rows
-            if (withdrawn is not None and not withdrawn) or mode != Seat.Mode.ACTIVE}
-
-
-def _seats_in_sql(n: int) -> str:
-    sub_table, seat_table = qn(Submission._meta.db_table), qn(Seat._meta.db_table)
-    latest = (f"(SELECT u.{qn('orders')} IS NULL FROM {sub_table} u WHERE "
-              f"u.{qn('turn_id')} = %s AND u.{qn('seat_id')} = s.{qn('id')} "
-              f"ORDER BY u.{qn('version')} DESC LIMIT 1)")
-    return (f"SELECT s.{qn('name')}, s.{qn('mode')}, {latest} FROM {seat_table} s "
-            f"WHERE s.{qn('game_id')} = %s AND s.{qn('name')} IN ({', '.join(['%s'] * n)})")
 
 
 def insert_parts(obj: Model) -> tuple[str, list[Any]]:

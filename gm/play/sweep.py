@@ -27,6 +27,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from gm import wakeups
+
 from .models import Turn
 
 log = logging.getLogger(__name__)
@@ -113,21 +115,21 @@ def publish_resolves(turn_ids: Iterable[int],
         return
 
     def send() -> None:
-        from . import tasks
-
+        resolve = wakeups.task("gm.play.tasks.resolve_turn")
+        at_deadline = wakeups.task("gm.play.tasks.resolve_at_deadline")
         try:
             if _eager():
                 for pk in ids:
-                    tasks.resolve_turn.delay(pk)
+                    resolve.delay(pk)
                 return
-            with tasks.resolve_turn.app.producer_or_acquire() as producer, \
+            with resolve.app.producer_or_acquire() as producer, \
                     _batch(producer):
                 for pk in ids:
-                    tasks.resolve_turn.apply_async((pk,), producer=producer, **_reprs((pk,)))
+                    resolve.apply_async((pk,), producer=producer, **_reprs((pk,)))
                 for pk, deadline in timed:
                     args = (pk, deadline.isoformat())
-                    tasks.resolve_at_deadline.apply_async(args, eta=deadline, producer=producer,
-                                                          **_reprs(args))
+                    at_deadline.apply_async(args, eta=deadline, producer=producer,
+                                            **_reprs(args))
         except Exception:  # noqa: BLE001 - the lease and the sweep bring them back
             log.warning("could not queue %d due turns and %d deadlines; the sweep will",
                         len(ids), len(timed), exc_info=True)
@@ -149,12 +151,12 @@ def lookahead() -> timedelta:
     return timedelta(seconds=float(getattr(settings, "GM_DEADLINE_LOOKAHEAD_SECONDS", 60)))
 
 
-def _timed() -> bool:
+def timed() -> bool:
     """Timed tasks are on: a worker to hold them, and a lookahead (negative = off)."""
     return not _eager() and lookahead() >= timedelta(0)
 
 
-def _moment(value: datetime | str) -> datetime:
+def moment(value: datetime | str) -> datetime:
     """A datetime read back by a raw cursor (SQLite returns text for RETURNING)."""
     if isinstance(value, str):
         parsed = parse_datetime(value)
@@ -187,45 +189,14 @@ def mark_queued(now: datetime, turn_id: int | None = None) -> list[tuple[int, da
            f"SELECT id FROM {table} WHERE {where}{lock}) AND {where} RETURNING id, deadline")
     with connection.cursor() as cur:
         cur.execute(sql, [*params, *params])
-        return sorted((pk, _moment(deadline)) for pk, deadline in cur.fetchall())
+        return sorted((pk, moment(deadline)) for pk, deadline in cur.fetchall())
 
 
 def schedule_deadline(turn: Turn) -> None:
     """Queue the turn's resolution for its deadline if that is near (see LOOKAHEAD)."""
-    if (_timed() and turn.deadline is not None
+    if (timed() and turn.deadline is not None
             and turn.deadline - timezone.now() <= lookahead()):
         publish_resolves((), mark_queued(timezone.now(), turn.pk))
-
-
-def resolve_at_deadline(turn_id: int, queued_deadline: str | None = None) -> bool:
-    """Run by the task queued for the deadline: claim (OPEN -> DUE) and resolve at once.
-
-    The claim is the same compare-and-set as the sweep's, so a turn the sweep, the "all
-    orders in" check or a GM already claimed is left to them (resolve_turn is exactly
-    once either way). A turn still open was reached early (its deadline is the one this
-    task was queued for: queued again for it) or has a deadline the GM moved (queued
-    when that one comes near, unless the sweep did already).
-    """
-    from . import actions
-
-    now = timezone.now()
-    if Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN, superseded=False,
-                           deadline__lte=now).update(status=Turn.Status.DUE, claimed_at=now):
-        return actions.resolve_turn(turn_id)
-    row = (Turn.objects.filter(pk=turn_id, superseded=False)
-           .values_list("status", "deadline").first())
-    if row is None or row[0] not in (Turn.Status.OPEN, Turn.Status.DUE):
-        return False  # resolved, set aside, gone
-    status, deadline = row
-    if status == Turn.Status.OPEN:
-        if _timed() and deadline is not None:
-            if queued_deadline is not None and _moment(queued_deadline) == deadline:
-                publish_resolves((), [(turn_id, deadline)])  # early: the same deadline
-            else:
-                publish_resolves((), mark_queued(now, turn_id))
-        return False
-    # claimed by someone else and not resolved yet: resolving here is still once only
-    return actions.resolve_turn(turn_id)
 
 
 def sweep(now: datetime) -> list[int]:
@@ -243,5 +214,5 @@ def sweep(now: datetime) -> list[int]:
                 break
     if claimed:
         log.info("%d turns are due (deadline)", len(claimed))
-    publish_resolves(claimed, mark_queued(now) if _timed() else [])
+    publish_resolves(claimed, mark_queued(now) if timed() else [])
     return claimed

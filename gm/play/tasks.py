@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from gm import wakeups
+
 from . import actions
 
 # A database outage is ridden out over minutes: 15 s doubling to 10 min between tries,
@@ -24,11 +26,12 @@ def resolve_turn(turn_id: int) -> bool:
 def resolve_at_deadline(turn_id: int, deadline: str | None = None) -> bool:
     """Queued with eta = the turn's deadline (gm.play.sweep): claim and resolve on time.
     `deadline` (ISO 8601) is the one it was queued for; messages queued without it work."""
-    from . import sweep
-
-    return sweep.resolve_at_deadline(turn_id, deadline)
+    return actions.resolve_at_deadline(turn_id, deadline)
 
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
     return len(actions.sweep_deadlines())
+
+
+wakeups.register(resolve_turn, resolve_at_deadline, sweep_deadlines)

@@ -34,6 +34,7 @@ from typing import Any
 
 from django.db.models import Model
 
+from .live_rows import turn_and_game
 from .models import Game, LogEntry, Notice, Post, Report, Seat, Submission, Turn, TurnRecord
 from .rows import (
     Columns,
@@ -45,7 +46,6 @@ from .rows import (
     cursor,
     db,
     qn,
-    turn_and_game,
 )
 
 _TURN = Columns(Turn, "t")

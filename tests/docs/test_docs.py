@@ -34,6 +34,7 @@ ALLOWED = [
     re.compile(r"^\.venv/bin/python -m games\.core\.verify --help$"),
     re.compile(r"^\.venv/bin/python -m pytest -q --co [\w/.:-]+ -p no:cacheprovider$"),
     re.compile(r"^\.venv/bin/ruff check [\w/.-]+$"),
+    re.compile(r"^\.venv/bin/lint-imports$"),
 ]
 
 

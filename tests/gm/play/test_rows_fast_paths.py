@@ -20,7 +20,7 @@ from django.db.models import DEFERRED
 from django.db.models.signals import post_init
 
 from gm.accounts.models import Profile
-from gm.play import actions, rows
+from gm.play import actions, live_rows, rows
 from gm.play.models import Game, Seat, Submission, Turn
 
 pytestmark = pytest.mark.django_db
@@ -117,9 +117,9 @@ def test_a_stored_version_is_the_submission_save_would_leave(make_game, django_a
     game = make_game("combat_dice")
     seat = game.seats.select_related("user").first()
     with transaction.atomic():
-        turn, _game = rows.lock_live_turn(game.pk)
+        turn, _game = live_rows.lock_live_turn(game.pk)
         now = datetime(2026, 12, 1, 23, 0, tzinfo=UTC)
-        sub = rows.insert_version(turn, seat, "EQUIP SPEAR", {"seat": seat.name},
+        sub = live_rows.insert_version(turn, seat, "EQUIP SPEAR", {"seat": seat.name},
                                   "r" * 64, Submission.Source.EMAIL, seat.user, now)
     stored = Submission.objects.get(pk=sub.pk)
     assert _fields(sub) == {**_fields(stored), "orders": {"seat": seat.name}}
@@ -165,7 +165,7 @@ def test_the_live_turn_lock_runs_on_a_generic_plan(make_game):
     game = make_game("combat_dice")
     for _ in range(8):
         with transaction.atomic():
-            assert rows.lock_live_turn(game.pk) is not None
+            assert live_rows.lock_live_turn(game.pk) is not None
     with connection.cursor() as cur:
         cur.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
                     "WHERE statement LIKE %s", ["%FOR UPDATE OF t FOR KEY SHARE OF g%"])

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from gm.play import sweep, tasks
+from gm.play import actions, sweep, tasks
 from gm.play.models import Turn
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +150,7 @@ def test_a_lost_message_is_resolved_by_the_sweep_one_interval_late(make_game, mo
     assert sweep.sweep(late) == [turn.pk] == claimed  # the backstop: one interval late
     row = Turn.objects.get(pk=turn.pk)
     assert (row.status, row.claimed_at) == (Turn.Status.DUE, late)
-    assert sweep.resolve_at_deadline(turn.pk) is True  # the resolve task it queued
+    assert actions.resolve_at_deadline(turn.pk) is True  # the resolve task it queued
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVED
 
 
@@ -162,12 +162,12 @@ def test_a_timed_task_arriving_early_is_queued_again_for_its_deadline(make_game,
     monkeypatch.setattr(sweep, "publish_resolves", lambda ids, at=(): timed.extend(at))
     soon = timezone.now() + timedelta(seconds=2)
     Turn.objects.filter(pk=turn.pk).update(deadline=soon, queued_for=soon)
-    assert sweep.resolve_at_deadline(turn.pk, soon.isoformat()) is False
+    assert actions.resolve_at_deadline(turn.pk, soon.isoformat()) is False
     assert timed == [(turn.pk, soon)]  # the same deadline, though it is marked queued
     timed.clear()
     # a task for a deadline the GM has moved since (the new one is queued already): no-op
     earlier = soon - timedelta(seconds=1)
-    assert sweep.resolve_at_deadline(turn.pk, earlier.isoformat()) is False
+    assert actions.resolve_at_deadline(turn.pk, earlier.isoformat()) is False
     assert timed == []
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
 
@@ -180,22 +180,22 @@ def test_the_deadline_task_claims_and_resolves_once(make_game, monkeypatch):
     # early (clock skew) or a deadline the GM moved: nothing claimed, queued again if near
     soon = timezone.now() + timedelta(seconds=20)
     Turn.objects.filter(pk=turn.pk).update(deadline=soon)
-    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert actions.resolve_at_deadline(turn.pk) is False
     assert timed == [(turn.pk, soon)]
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
     Turn.objects.filter(pk=turn.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert sweep.resolve_at_deadline(turn.pk) is True
+    assert actions.resolve_at_deadline(turn.pk) is True
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVED
-    assert sweep.resolve_at_deadline(turn.pk) is False  # a second delivery does nothing
+    assert actions.resolve_at_deadline(turn.pk) is False  # a second delivery does nothing
     Turn.objects.filter(pk=turn.pk).update(superseded=True)
-    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert actions.resolve_at_deadline(turn.pk) is False
 
 
 def test_a_set_aside_turn_is_not_resolved_at_its_deadline(make_game):
     turn = _games(make_game, 1)[0]
     Turn.objects.filter(pk=turn.pk).update(deadline=timezone.now() - timedelta(seconds=1),
                                            superseded=True)
-    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert actions.resolve_at_deadline(turn.pk) is False
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.OPEN
 
 
@@ -203,6 +203,6 @@ def test_the_deadline_task_resolves_a_turn_claimed_but_not_resolved(make_game):
     turn = _games(make_game, 1)[0]
     Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.DUE,
                                            deadline=timezone.now() - timedelta(seconds=1))
-    assert sweep.resolve_at_deadline(turn.pk) is True  # the sweep's task then does nothing
-    assert sweep.resolve_at_deadline(turn.pk) is False
+    assert actions.resolve_at_deadline(turn.pk) is True  # the sweep's task then does nothing
+    assert actions.resolve_at_deadline(turn.pk) is False
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVED

@@ -470,7 +470,7 @@ def test_lobby_names_rulesets_by_title_and_shows_status_under_the_seat(gm_user, 
     open_game = actions.create_game(gm_user, ruleset="dungeonquest", title="Crypt")
     page = _text(_client(gm_user).get("/"))
     assert f'{open_game.title}</a> · Dungeonquest (PBEM edition) · GM' in page
-    row = re.search(r'<table id="my-games">.*?</table>', page, re.S).group(0)
+    row = re.search(r'<table id="my-games"[^>]*>.*?</table>', page, re.S).group(0)
     assert "Dungeonquest (PBEM edition)</span>" in row and ">dungeonquest<" not in row
     assert "Seat · status" in row and 'GM<br><span class="small muted">waiting for players</span>' in row
 
