@@ -94,8 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(1)
         turns = []
         queued: list = []
+        # every actions module that queues work for after the commit holds _on_commit
+        holders = [m for m in vars(actions).values()
+                   if getattr(m, "__name__", "").startswith("gm.play.actions.")
+                   and hasattr(m, "_on_commit")]
         real_on_commit = actions._on_commit
-        actions._on_commit = lambda func, *a, **kw: queued.append((func, a, kw))
+        for module in holders:
+            module._on_commit = lambda func, *a, **kw: queued.append((func, a, kw))
         for i in range(args.games):
             game = actions.create_game(gm_user, ruleset=args.ruleset, title=f"G{i}",
                                        process_early=False)
@@ -158,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         n = len(profiled)
         resolve_statements = len(ctx.captured_queries)
         resolve_renders = renders[0]
-        actions._on_commit = real_on_commit
+        for module in holders:
+            module._on_commit = real_on_commit
         actions.run_turn = real_run_turn
         mail_prof = cProfile.Profile(time.process_time) \
             if args.mail_top or args.mail_stats else None

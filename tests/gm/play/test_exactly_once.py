@@ -62,12 +62,12 @@ def test_a_failed_resolution_rolls_back_and_is_retried(make_game, monkeypatch):
     def crash(record, **kwargs):
         raise RuntimeError("worker killed")
 
-    monkeypatch.setattr(actions, "publish", crash)
+    monkeypatch.setattr(actions.turns, "publish", crash)  # what resolve_turn calls
     with pytest.raises(RuntimeError):
         actions.resolve_turn(turn.pk)
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.DUE
     assert not TurnRecord.objects.filter(game=game).exists()
-    monkeypatch.setattr(actions, "publish", real_publish)
+    monkeypatch.setattr(actions.turns, "publish", real_publish)
     assert actions.resolve_turn(turn.pk) is True
     assert TurnRecord.objects.filter(game=game, number=1).count() == 1
 
