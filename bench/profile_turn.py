@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             turns.append(turn.pk)
         queued.clear()  # what the setup queued (mail of turn 1) is not the turns' work
         engine_cpu = [0.0]
-        real_run_turn = actions.run_turn
+        real_run_turn = actions.turns.run_turn  # what resolve_turn calls
 
         def timed_run_turn(*a, **kw):
             c = time.process_time()
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 engine_cpu[0] += time.process_time() - c
 
-        actions.run_turn = timed_run_turn
+        actions.turns.run_turn = timed_run_turn
         renders = [0]  # python-markdown conversions (the per-process cache emptied)
         real_convert = rendering._convert
 
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         resolve_renders = renders[0]
         for module in holders:
             module._on_commit = real_on_commit
-        actions.run_turn = real_run_turn
+        actions.turns.run_turn = real_run_turn
         mail_prof = cProfile.Profile(time.process_time) \
             if args.mail_top or args.mail_stats else None
         mail = _mail_side(connection, queued, mail_prof, show_sql=args.mail_sql)
