@@ -121,6 +121,9 @@ def _site_link(target: str) -> str | None:
         return "/help/" + hash_
     if name == "gm.md":
         return "/help/gm/" + hash_
+    if Path(path).parent.name != "players" and name in (
+            "absence.md", "substitutes.md", "notifications.md", "gm-adjudicated.md"):
+        return f"/help/{name[:-3]}/" + hash_
     if name == "README.md" and Path(path).parent.parent.name == "games":
         return f"/rules/{Path(path).parent.name}/readme/" + hash_  # an engine's README
     if Path(path).parent.name == "players" and name.endswith(".md"):

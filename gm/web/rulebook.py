@@ -89,11 +89,14 @@ def rules_readme(request: HttpRequest, ruleset: str) -> HttpResponse:
         "sample": sample[1] if sample else None, "turn_note": TURN_NOTE})
 
 
-HELP_PAGES = {"players": "players.md", "gm": "gm.md"}
+HELP_PAGES = {"players": "players.md", "gm": "gm.md", "absence": "absence.md",
+              "substitutes": "substitutes.md", "notifications": "notifications.md",
+              "gm-adjudicated": "gm-adjudicated.md"}
 
 
 def help_page(request: HttpRequest, which: str = "players") -> HttpResponse:
-    """The player's guide (/help/) and the GM's guide (/help/gm/), from docs/."""
+    """The player's guide (/help/), the GM's guide (/help/gm/) and the guides to absence,
+    substitutes, notifications and GM-adjudicated games (/help/<which>/), from docs/."""
     guide = playerdocs.render_guide(HELP_PAGES[which])
     if guide is None:
         raise Http404("no such guide")

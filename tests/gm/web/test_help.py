@@ -60,15 +60,23 @@ def test_the_order_card_links_into_the_help(make_game, players):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path,title", [("/help/", "The player's guide"),
-                                        ("/help/gm/", "The GM's guide")])
+@pytest.mark.parametrize("path,title", [
+    ("/help/", "The player's guide"), ("/help/gm/", "The GM's guide"),
+    ("/help/absence/", "Absence: vacations, grace, \"if I miss\" orders, civil disorder "
+                       "and bot seats"),
+    ("/help/substitutes/", "Substitutes, seat hand-overs and the reliability record"),
+    ("/help/notifications/", "Notifications"),
+    ("/help/gm-adjudicated/", "Running a GM-adjudicated game (GM guide)")])
 def test_the_guides_render_with_links_into_the_site(path, title):
     html = Client().get(path).content.decode()
-    assert f"<h1>{title}</h1>".replace("'", "&#x27;") in html or f"<h1>{title}</h1>" in html
+    escaped = title.replace("'", "&#x27;").replace('"', "&quot;")
+    assert f"<h1>{escaped}</h1>" in html or f"<h1>{title}</h1>" in html
     assert 'id="contents"' in html
-    assert ".md" not in re.sub(r"<code>.*?</code>", "", html)  # guide links point at pages
+    if path in ("/help/", "/help/gm/"):  # guide links point at pages
+        assert ".md" not in re.sub(r"<code>.*?</code>", "", html)
     if path == "/help/":
         assert 'href="/rules/dungeonquest/"' in html and 'href="/help/gm/"' in html
+        assert 'href="/help/absence/"' in html and 'href="/help/substitutes/"' in html
 
 
 def test_markup_is_sanitised():
