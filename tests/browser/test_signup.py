@@ -22,7 +22,7 @@ def _ask(page, base: str, username: str, email: str) -> str:
     page.click("main button[type=submit]")
     page.wait_for_selector("#signup-sent")
     assert email in page.inner_text("#signup-sent")
-    return re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+    return re.search(r"https?://[^/\s]+(/signup/c/\S+/)", mail.outbox[-1].body).group(1)
 
 
 def test_sign_up_by_the_mailed_link_with_a_name_taken_meanwhile(live_server, open_page,
@@ -54,7 +54,7 @@ def test_sign_up_from_a_game_page_lands_back_on_it(live_server, open_page, make_
     page.fill("#id_email", "watcher@example.org")
     page.click("main button[type=submit]")
     page.wait_for_selector("#signup-sent")
-    link = re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+    link = re.search(r"https?://[^/\s]+(/signup/c/\S+/)", mail.outbox[-1].body).group(1)
     page.goto(base + link)
     page.fill("#id_password1", "a-long-pass-phrase-9")
     page.fill("#id_password2", "a-long-pass-phrase-9")
