@@ -32,6 +32,7 @@ from django.utils import timezone
 from .models import PendingSignup
 
 TOKEN_BYTES = 16  # 22 characters of base64url
+NEXT_MAX = 2000  # PendingSignup.next_url; a longer "page to come back to" is dropped
 KEEP_AFTER_EXPIRY = timedelta(days=7)
 
 
@@ -65,7 +66,8 @@ def create(username: str, email: str, next_url: str = "",
     prune(now)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     PendingSignup.objects.create(
-        digest=digest(token), username=username, email=email, next_url=next_url,
+        digest=digest(token), username=username, email=email,
+        next_url=next_url if len(next_url) <= NEXT_MAX else "",
         expires=now + timedelta(days=settings.GM_CONFIRM_DAYS))
     return token
 

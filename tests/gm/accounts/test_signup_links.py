@@ -132,6 +132,12 @@ def test_expired_rows_are_pruned_by_the_next_sign_up_and_by_the_command(client, 
     assert not PendingSignup.objects.exists()
 
 
+def test_a_page_to_come_back_to_too_long_to_keep_is_dropped(client):
+    link = _ask(client, "far", "far@example.org", "/signup/?next=/games/1/" + "x" * 2100)
+    assert PendingSignup.objects.get().next_url == ""
+    assert _finish(client, link, "far")["Location"] == "/"
+
+
 def test_a_mail_that_could_not_be_sent_leaves_no_pending_row(monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("no mail server")
