@@ -57,3 +57,25 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"API token {self.prefix}… of {self.user}"
+
+
+class PendingSignup(models.Model):
+    """A sign-up waiting for its mailed link (gm.accounts.pending): the link carries only
+    a short random token, so the mail's link line stays within 72 columns (issue 28).
+
+    Only the token's SHA-256 is stored (a leaked table opens no pending sign-up). `used`
+    marks the link spent: it makes one account at most, and opened again it still says
+    so. Rows are pruned some days after `expires` (on each new sign-up, and by
+    `manage.py prune_signups`).
+    """
+
+    digest = models.CharField(max_length=64, unique=True)
+    username = models.CharField(max_length=150)
+    email = models.EmailField(max_length=254)
+    next_url = models.CharField(max_length=2000, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(db_index=True)
+    used = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"pending sign-up of {self.username} ({'used' if self.used else 'open'})"

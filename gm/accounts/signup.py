@@ -3,9 +3,12 @@
 A sign-up creates nothing. It mails the address, and the page always answers the same
 ("check your mail"), whatever exists:
 
-- an address with no account gets a link (`/signup/confirm/<token>/`). The token is the
-  signed (username, address, page to come back to) with its time, so nothing is stored
-  for it and it dies after GM_CONFIRM_DAYS. Opening it shows a form: whoever reads the
+- an address with no account gets a short link (`/signup/c/<token>/`): the sign-up
+  (username, address, page to come back to) waits on the server under a random token
+  (gm.accounts.pending), which dies after GM_CONFIRM_DAYS and makes one account at most.
+  The former link carried the sign-up itself, signed with its time
+  (`/signup/confirm/<signed>/`, some 150 characters, issue 28); links mailed before the
+  change keep working until they expire (`read_token`). Opening it shows a form: whoever reads the
   mailbox chooses the password there (a password typed by someone signing up with another
   person's address never becomes a way into an account on it), may change the username,
   and the account is created, confirmed and logged in by that form;
@@ -37,7 +40,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlencode, urlsafe_base64_encode
 
-from . import ratelimit
+from . import pending, ratelimit
 
 log = logging.getLogger(__name__)
 SALT = "gm.accounts.signup"
@@ -50,6 +53,10 @@ class SignupLinkError(ValueError):
     def __init__(self, message: str, next_url: str = ""):
         super().__init__(message)
         self.next = next_url
+
+
+class LinkUsed(Exception):
+    """The short link of a sign-up was spent meanwhile (another tab made its account)."""
 
 
 class AddressTaken(Exception):
@@ -73,6 +80,7 @@ def reset_url(user, next_url: str = "") -> str:
 
 
 def make_token(username: str, email: str, next_url: str = "") -> str:
+    """The former, signed sign-up token (links mailed before the short ones; tests)."""
     return signing.dumps({"u": username, "e": email, "n": next_url}, salt=SALT, compress=True)
 
 
@@ -96,9 +104,31 @@ def read_token(token: str) -> dict:
     return {"username": data["u"], "email": data["e"], "next": data["n"]}
 
 
-def signup_url(username: str, email: str, next_url: str = "") -> str:
+def signed_url(username: str, email: str, next_url: str = "") -> str:
+    """The former long link (`/signup/confirm/<signed>/`), still honoured until it expires."""
     return settings.SITE_URL.rstrip("/") + reverse(
         "signup-confirm", kwargs={"token": make_token(username, email, next_url)})
+
+
+def link_url(token: str) -> str:
+    """The mailed link of a pending sign-up: SITE_URL + /signup/c/<22 characters>/."""
+    return settings.SITE_URL.rstrip("/") + reverse("signup-link", kwargs={"token": token})
+
+
+def read_link(token: str) -> pending.Pending:
+    """The pending sign-up of a short link; SignupLinkError (with the reason) if the link
+    is unknown or expired. A used one is returned (`used`): the caller says what became
+    of it."""
+    try:
+        return pending.read(token)
+    except pending.PendingError as exc:
+        if exc.kind == "expired":
+            raise SignupLinkError(
+                f"this sign-up link has expired (links last {settings.GM_CONFIRM_DAYS} "
+                "days): sign up again to get a new one", exc.next) from None
+        raise SignupLinkError(
+            "this sign-up link is not valid, or so old that it is forgotten (copy the "
+            "whole link from the mail, or sign up again)") from None
 
 
 def _send(subject: str, body: str, to: str, what: str) -> bool:
@@ -126,13 +156,17 @@ def tell_the_owner(user, next_url: str = "") -> bool:
 
 def send_link(username: str, email: str, next_url: str = "") -> bool:
     """Mail the link that creates the account to an address that has none."""
+    token = pending.create(username, email, next_url)
     body = (f"Hello,\n\nsomeone (we hope you) asked for an account named {username} with "
             f"this address ({email}). Open this link to choose your password and create "
-            f"the account:\n\n{signup_url(username, email, next_url)}\n\n"
-            f"The link works for {settings.GM_CONFIRM_DAYS} days; no account exists until "
-            "you use it. If you did not sign up, ignore this mail: nothing happens.\n")
-    return _send("Create your account: confirm your e-mail address", body, email,
-                 "sign-up link")
+            f"the account:\n\n{link_url(token)}\n\n"
+            f"The link works once, for {settings.GM_CONFIRM_DAYS} days; no account exists "
+            "until you use it. If you did not sign up, ignore this mail: nothing happens.\n")
+    if _send("Create your account: confirm your e-mail address", body, email,
+             "sign-up link"):
+        return True
+    pending.forget(token)  # nobody holds this link
+    return False
 
 
 def register(username: str, email: str, next_url: str = "") -> None:
@@ -152,16 +186,20 @@ def register(username: str, email: str, next_url: str = "") -> None:
         tell_the_owner(owner, next_url)
 
 
-def create_account(form, email: str):
+def create_account(form, email: str, link: pending.Pending | None = None):
     """The account from a valid SignupConfirmForm and the link's address.
 
-    AddressTaken if the address has an account by now; a username taken meanwhile is put
-    on the form as its error (the caller shows the form again) and None returned.
+    AddressTaken if the address has an account by now; LinkUsed if `link` (a short
+    link's pending sign-up) was spent meanwhile; a username taken meanwhile is put on the
+    form as its error (the caller shows the form again) and None returned. The link is
+    spent in the account's own transaction: a refused account leaves it usable.
     """
     if owner_of(email) is not None:
         raise AddressTaken(email)
     try:
         with transaction.atomic():
+            if link is not None and not pending.spend(link):
+                raise LinkUsed(email)
             user = form.save(commit=False)
             user.email = email
             user.save()

@@ -6,6 +6,8 @@ from . import reset, views
 urlpatterns = [
     path("signup/", views.signup_page, name="signup"),
     path("signup/sent/", views.signup_sent, name="signup-sent"),
+    path("signup/c/<str:token>/", views.signup_link, name="signup-link"),
+    # the former long, signed links, honoured until the last one mailed expires
     path("signup/confirm/<str:token>/", views.signup_confirm, name="signup-confirm"),
     path("password-reset/", reset.ResetView.as_view(), name="password-reset"),
     path("password-reset/sent/", auth_views.PasswordResetDoneView.as_view(),

@@ -76,15 +76,44 @@ def local_mail() -> str:
     return ""
 
 
+def signup_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The mailed short link (`/signup/c/<token>/`, gm.accounts.pending): as
+    `signup_confirm`, and it makes one account at most."""
+    try:
+        link = signup.read_link(token)
+    except signup.SignupLinkError as exc:
+        return _link_failed(request, exc)
+    pending = {"username": link.username, "email": link.email, "next": link.next}
+    return _confirm(request, pending, link)
+
+
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """The mailed link: choose a password (and the username again if it is taken by now);
-    the account is created, confirmed and logged in. GET only shows the form, so a mail
-    scanner that opens links creates nothing."""
+    """The former long link, the sign-up itself signed (mailed before the short links):
+    still honoured until it expires."""
     try:
         pending = signup.read_token(token)
     except signup.SignupLinkError as exc:
-        return render(request, "registration/signup_failed.html", {
-            "error": str(exc), "next": same_site_path(request, exc.next)}, status=400)
+        return _link_failed(request, exc)
+    return _confirm(request, pending, None)
+
+
+def _link_failed(request: HttpRequest, exc: signup.SignupLinkError) -> HttpResponse:
+    return render(request, "registration/signup_failed.html", {
+        "error": str(exc), "next": same_site_path(request, exc.next)}, status=400)
+
+
+def _link_used(request: HttpRequest, nxt: str) -> HttpResponse:
+    """A spent short link whose address has no account (any more): said plainly."""
+    return render(request, "registration/signup_failed.html", {
+        "error": "this sign-up link has been used already (a link makes one account): "
+                 "log in, or sign up again for a new link", "used": True, "next": nxt},
+        status=410)
+
+
+def _confirm(request: HttpRequest, pending: dict, link) -> HttpResponse:
+    """The mailed link: choose a password (and the username again if it is taken by now);
+    the account is created, confirmed and logged in. GET only shows the form, so a mail
+    scanner that opens links creates nothing."""
     email = pending["email"]
     nxt = same_site_path(request, pending["next"])
     owner = signup.owner_of(email)
@@ -93,13 +122,17 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
             # The link opened again by the account it made: on to where it was going.
             return redirect(nxt or "/")
         return _address_taken(request, email, nxt)
+    if link is not None and link.used:
+        return _link_used(request, nxt)
     if request.method == "POST":
         form = SignupConfirmForm(request.POST, email=email)
         if form.is_valid():
             try:
-                user = signup.create_account(form, email)
+                user = signup.create_account(form, email, link)
             except signup.AddressTaken:
                 return _address_taken(request, email, nxt)
+            except signup.LinkUsed:
+                return _link_used(request, nxt)
             if user is not None:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, f"Welcome, {user.username}: your account is made "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.accounts import signup
+from gm.accounts import pending
 from gm.play import actions
 
 from .conftest import LAPTOP, PHONE, axe_violations, login, overflow, screenshot
@@ -49,7 +49,7 @@ def pages(world) -> list[tuple[str, str | None, str]]:
         ("signup", None, "/signup/"),
         ("signup-sent", None, "/signup/sent/"),
         ("signup-confirm", None,
-         f"/signup/confirm/{signup.make_token('newcomer', 'newcomer@example.org')}/"),
+         f"/signup/c/{pending.create('newcomer', 'newcomer@example.org')}/"),
         ("password-reset", None, "/password-reset/"),
         ("account", "alice", "/account/"),
         ("game-duelists", "alice", f"/games/{du}/"),
@@ -274,7 +274,7 @@ def test_the_pages_off_the_main_paths_on_a_phone(live_server, open_page, world, 
         ("reset-choose", None, reset, 200),
         ("reset-dead-link", None, f"/password-reset/{uid}/not-a-token/", 200),
         ("reset-done", None, "/password-reset/done/?next=/", 200),
-        ("signup-dead-link", None, "/signup/confirm/forged/", 400),
+        ("signup-dead-link", None, "/signup/c/forged/", 400),
         ("unsubscribe", None, f"/mail/unsubscribe/{prefs.unsubscribe_token(alice, 'report')}/",
          200),
         ("not-found", None, "/games/999999/", 404),

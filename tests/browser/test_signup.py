@@ -9,7 +9,7 @@ import re
 import pytest
 from django.core import mail
 
-from .conftest import PHONE, overflow
+from .conftest import LAPTOP, PHONE, overflow, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +22,7 @@ def _ask(page, base: str, username: str, email: str) -> str:
     page.click("main button[type=submit]")
     page.wait_for_selector("#signup-sent")
     assert email in page.inner_text("#signup-sent")
-    return re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+    return re.search(r"https?://[^/\s]+(/signup/c/\S+/)", mail.outbox[-1].body).group(1)
 
 
 def test_sign_up_by_the_mailed_link_with_a_name_taken_meanwhile(live_server, open_page,
@@ -54,7 +54,7 @@ def test_sign_up_from_a_game_page_lands_back_on_it(live_server, open_page, make_
     page.fill("#id_email", "watcher@example.org")
     page.click("main button[type=submit]")
     page.wait_for_selector("#signup-sent")
-    link = re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+    link = re.search(r"https?://[^/\s]+(/signup/c/\S+/)", mail.outbox[-1].body).group(1)
     page.goto(base + link)
     page.fill("#id_password1", "a-long-pass-phrase-9")
     page.fill("#id_password2", "a-long-pass-phrase-9")
@@ -87,3 +87,37 @@ def test_a_forgotten_password_from_a_game_page_leads_back_to_it(live_server, ope
     page.click("main button[type=submit]")
     page.wait_for_selector("#whoami")
     assert page.url == f"{base}/games/{game.pk}/"
+
+
+@pytest.mark.parametrize("width", [PHONE, LAPTOP])
+def test_a_used_or_expired_sign_up_link_says_so_plainly(live_server, open_page, make_user,
+                                                        settings, width):
+    """Issue 28's short links work once and for GM_CONFIRM_DAYS: a spent one (its account
+    gone since) and an expired one each get a page that says which, and what to do."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from gm.accounts.models import PendingSignup
+
+    base, page = live_server.url, open_page(width)
+    used = _ask(page, base, "spent", "spent@example.org")
+    expired = _ask(page, base, "tardy", "tardy@example.org")
+    page.goto(base + used)
+    page.fill("#id_password1", "a-long-pass-phrase-9")
+    page.fill("#id_password2", "a-long-pass-phrase-9")
+    page.click("#signup-confirm button[type=submit]")
+    page.wait_for_selector("#whoami")
+    get_user_model().objects.filter(username="spent").delete()  # an admin removed it
+    PendingSignup.objects.filter(username="tardy").update(
+        expires=timezone.now() - timedelta(minutes=1))
+    for name, link, says in (("used", used, "has been used already"),
+                             ("expired", expired, "has expired")):
+        page.goto(base + link)
+        assert "This sign-up link does not work" in page.inner_text("h1")
+        assert says in page.inner_text("#signup-error")
+        assert page.locator("main a", has_text="Sign up again").count() == 1
+        width_now, viewport = overflow(page)
+        assert width_now <= viewport
+        screenshot(page, f"signup-{name}-link", width)

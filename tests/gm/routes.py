@@ -174,6 +174,7 @@ EXCUSED: dict[str, str] = {
     "verify/": "verifies the export it is sent; it reads no stored game",
     "signup/": _STATIC,
     "signup/sent/": _STATIC,
+    "signup/c/<str:token>/": _TOKEN,
     "signup/confirm/<str:token>/": _TOKEN,
     "password-reset/": "answers the same page for any address (tests/gm/accounts)",
     "password-reset/sent/": _STATIC,

@@ -25,7 +25,7 @@ def _signup(client, name: str, email: str, path: str = "/signup/", **extra):
 
 def _link(message) -> str:
     """The path of the sign-up link in a mail."""
-    return re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", message.body).group(1)
+    return re.search(r"https?://[^/\s]+(/signup/c/\S+/)", message.body).group(1)
 
 
 def _finish(client, link: str, username: str, password: str = PASSWORD):

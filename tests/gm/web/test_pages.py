@@ -38,7 +38,7 @@ def _text(resp) -> str:
 def _signup_link() -> str:
     from django.core import mail
 
-    return re.search(r"https?://[^/\s]+(/signup/confirm/\S+/)", mail.outbox[-1].body).group(1)
+    return re.search(r"https?://[^/\s]+(/signup/c/\S+/)", mail.outbox[-1].body).group(1)
 
 
 def test_signup_then_lobby():
