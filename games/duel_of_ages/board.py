@@ -102,14 +102,25 @@ def _terrain(sc: Scale) -> list[str]:
         parts.append(sc.hex(space, FILL[kind], label))
         cx, cy = sc.centre(space)
         if not sc.big:
-            parts.append(_text(cx, cy - 12, space, 8, anchor="middle", fill="#555"))
-        if space in domes:
-            parts.append(_text(cx, cy + (5 if sc.big else 18), str(domes[space]),
-                               14 if sc.big else 9, anchor="middle", weight="bold"))
-        if space in towers and sc.big:
-            parts.append(_text(cx, cy + 5, TOWER_MARK[towers[space]], 14, anchor="middle",
-                               weight="bold"))
+            # the name and the dome's number share the hex's top line; the unit tags go
+            # below it (see _characters), so neither covers the other
+            dome = space in domes
+            parts.append(_label(cx - (1 if dome else 0), cy - 13, space, 8,
+                                anchor="end" if dome else "middle", fill="#555"))
+            if dome:
+                parts.append(_label(cx + 2, cy - 13, str(domes[space]), 9, weight="bold"))
+            continue
+        mark = str(domes[space]) if space in domes else (
+            TOWER_MARK[towers[space]] if space in towers else None)
+        if mark:
+            parts.append(_label(cx, cy + 5, mark, 14, anchor="middle", weight="bold"))
     return parts
+
+
+def _label(x: float, y: float, body: str, size: int, **kw: Any) -> str:
+    """A hex's own label (name, dome number, tower or labyrinth letter): class hex-label,
+    so the browser tests can check no unit tag is drawn over it."""
+    return _text(x, y, body, size, **kw).replace("<text ", '<text class="hex-label" ', 1)
 
 
 def _edge(sc: Scale, a: str, b: str) -> tuple[float, float, float, float]:
@@ -178,8 +189,8 @@ def _labyrinths(sc: Scale, view: dict[str, Any]) -> list[str]:
             parts.append(f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="4" fill="{LAB}">'
                          f"<title>{age} labyrinth red eye</title></circle>")
             nx, ny = sc.centre(spaces[0])
-            parts.append(_text(nx, ny + 5, age[0].upper(), 13, anchor="middle", fill=LAB,
-                               weight="bold"))
+            parts.append(_label(nx, ny + 5, age[0].upper(), 13, anchor="middle", fill=LAB,
+                                weight="bold"))
         lab = view.get("labyrinths", {}).get(age)
         if not lab or not lab.get("positions"):
             continue
@@ -205,8 +216,19 @@ def _pieces(sc: Scale, view: dict[str, Any]) -> list[str]:
     return parts
 
 
+def _reader(view: dict[str, Any]) -> str | None:
+    """The reader's team, from the view alone: a seat's view carries its own team's
+    standing plans and no other's; the public view carries none and the GM's both (no
+    side). Nothing the view does not already say."""
+    standing = view.get("standing") or {}
+    return next(iter(standing)) if len(standing) == 1 else None
+
+
 def _characters(sc: Scale, view: dict[str, Any]) -> list[str]:
+    """Each character a tag (team colour, key, health) in a group saying whose it is
+    (class unit-mine for the reader's own team), so a phone can scroll them into view."""
     parts = []
+    reader = _reader(view)
     stacks: dict[str, list[str]] = {}
     for key, c in sorted(view["chars"].items()):
         if c["status"] == "map":
@@ -220,18 +242,23 @@ def _characters(sc: Scale, view: dict[str, Any]) -> list[str]:
             colour = "#000" if c["team"] == "White" else "#fff"
             mark = "v" if under else ""
             stroke = TUNNEL if under else "#000"
+            side = (" unit-mine" if c["team"] == reader else " unit-theirs") if reader else ""
+            parts.append(f'<g class="unit{side}" data-team="{escape(c["team"])}" '
+                         f'data-char="{escape(key)}">')
             if sc.big:
                 y = cy - 2 + i * 18 - (len(keys) - 1) * 9
                 parts.append(svg.rect(round(cx - 21), round(y - 9), 42, 17,
                                       fill=TEAM[c["team"]], stroke=stroke, rx=4, title=title))
                 parts.append(_text(cx, y + 4, f"{mark}{key[:3]}{c['health']}", 12,
                                    anchor="middle", fill=colour, weight="bold"))
-                continue
-            y = cy - 4 + i * 11 - (len(keys) - 1) * 5
-            parts.append(svg.rect(round(cx - 20), round(y - 8), 40, 11, fill=TEAM[c["team"]],
-                                  stroke=stroke, rx=3, title=title))
-            parts.append(_text(cx, y + 1, f"{mark}{key[:5]} {c['health']}", 8,
-                               anchor="middle", fill=colour))
+            else:
+                # below the hex's top line (its name and dome number), one under another
+                top = cy - 10 + i * 11
+                parts.append(svg.rect(round(cx - 20), round(top), 40, 11,
+                                      fill=TEAM[c["team"]], stroke=stroke, rx=3, title=title))
+                parts.append(_text(cx, top + 9, f"{mark}{key[:5]} {c['health']}", 8,
+                                   anchor="middle", fill=colour))
+            parts.append("</g>")
     return parts
 
 
