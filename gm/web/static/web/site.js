@@ -119,6 +119,25 @@
       box.parentNode.insertBefore(button, box);
     });
   }
+  // newcomer (issue 28): a board wider than its box opens scrolled to the reader's own
+  // units (the engine marks them class "unit-mine"), not to the board's left edge. Once,
+  // on load: a live refresh keeps wherever the reader has scrolled since.
+  function showMine() {
+    document.querySelectorAll(".board").forEach(function (box) {
+      var mine = box.querySelectorAll("svg .unit-mine");
+      if (!mine.length || box.scrollWidth <= box.clientWidth + 1) return;
+      var left = Infinity, right = -Infinity, edge = box.getBoundingClientRect().left;
+      mine.forEach(function (u) {
+        var r = u.getBoundingClientRect();
+        left = Math.min(left, r.left); right = Math.max(right, r.right);
+      });
+      left += box.scrollLeft - edge; right += box.scrollLeft - edge;
+      // all of them when they fit, else the first (leftmost) with a margin before it
+      var want = right - left <= box.clientWidth - 16 ?
+        (left + right - box.clientWidth) / 2 : left - 16;
+      box.scrollLeft = Math.max(0, Math.min(want, box.scrollWidth - box.clientWidth));
+    });
+  }
   // --- end newcomer -------------------------------------------------------------------
 
   function focusNotice() {
@@ -286,7 +305,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     zoneSettings(); livePreview(); localDeadlines(); localTimes(); tick(); focusableScrollers();
-    notifyOffer(); fitBoards();
+    notifyOffer(); fitBoards(); showMine();  // showMine: newcomer, issue 28
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
