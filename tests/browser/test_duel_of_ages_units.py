@@ -83,12 +83,14 @@ def test_own_units_in_view_and_no_tag_over_a_hex_label(live_server, open_page, m
     assert {team for _, team, _ in got["mine"]} == {colour}, "another team's units marked"
     assert got["theirs"], "the enemy's units are not told apart"
     left, _, right, _ = got["box"]
-    shown = [key for key, _, (l, _, r, _) in got["mine"] if l >= left - 0.5 and r <= right + 0.5]
+    shown = [key for key, _, (x1, _, x2, _) in got["mine"]
+             if x1 >= left - 0.5 and x2 <= right + 0.5]
     assert shown, (f"no own unit is in the board's visible area {got['box']} "
                    f"(scrolled {got['scrollLeft']}): {got['mine']}")
     if width == PHONE:
         assert got["scrollable"], "at 375 px the board is expected to scroll inside its box"
-    covered = [(unit, label) for unit, tag in got["tags"] for label, box in got["labels"]
+    covered = [(unit, label, tag, box) for unit, tag in got["tags"]
+               for label, box in got["labels"]
                if _overlaps(tag, box)]
     assert not covered, f"unit tags over hex labels: {covered[:8]}"
     assert got["labels"], "the board has no hex labels to check"
