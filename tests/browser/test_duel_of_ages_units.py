@@ -109,3 +109,45 @@ def test_the_public_board_marks_no_side(live_server, open_page, make_game, on_co
     page.wait_for_selector(".board svg .unit")
     assert page.locator(".board svg .unit-mine").count() == 0
     assert page.locator(".board svg .unit-theirs").count() == 0
+
+
+@pytest.mark.parametrize("username", ["alice", "bob"])
+def test_the_phone_board_scrolls_to_units_off_its_right_edge(live_server, open_page,
+                                                             make_game, on_commit, username):
+    """Where all the reader's units stand beyond the box's right edge, the board opens
+    scrolled to them. The game's units are spread over the field, so the page is served
+    with only the reader's right-most unit marked as his (the others as the enemy's)."""
+    game = make_game("duel_of_ages", 2, title="Duel on a phone")
+    with on_commit():
+        _play(game, 3)
+    page = open_page(PHONE)
+    login(page, live_server.url, username)
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    page.wait_for_selector(".board svg .unit")
+    page.evaluate("document.querySelector('.board').scrollLeft = 0")
+    got = page.evaluate(BOXES)
+    far = max(got["mine"], key=lambda m: m[2][2])
+    assert far[2][2] > got["box"][2], "no own unit beyond the box's right edge to test with"
+    others = [key for key, _, _ in got["mine"] if key != far[0]]
+
+    def only_far(route):
+        body = route.fetch().text()
+        for key in others:
+            body = body.replace(f'class="unit unit-mine" data-team="{far[1]}" data-char="{key}"',
+                                f'class="unit unit-theirs" data-team="{far[1]}" '
+                                f'data-char="{key}"')
+        route.fulfill(body=body, headers={"content-type": "text/html; charset=utf-8"})
+
+    page.route(url, only_far)
+    page.goto(url)
+    page.wait_for_selector(".board svg .unit")
+    page.wait_for_load_state("load")
+    got = page.evaluate(BOXES)
+    assert [key for key, _, _ in got["mine"]] == [far[0]]
+    (_, _, (x1, _, x2, _)), = got["mine"]
+    assert got["scrollLeft"] > 0
+    assert got["box"][0] <= x1 and x2 <= got["box"][2], (got["box"], x1, x2)
+    page.locator("#board").screenshot(path=str(
+        screenshot(page, f"doa-units-scrolled-{username}", PHONE).with_name(
+            f"doa-units-scrolled-{username}-board-{PHONE}.png")))

@@ -126,16 +126,22 @@
     document.querySelectorAll(".board").forEach(function (box) {
       var mine = box.querySelectorAll("svg .unit-mine");
       if (!mine.length || box.scrollWidth <= box.clientWidth + 1) return;
-      var left = Infinity, right = -Infinity, edge = box.getBoundingClientRect().left;
+      var edge = box.getBoundingClientRect().left, width = box.clientWidth;
+      var most = box.scrollWidth - width, units = [];
       mine.forEach(function (u) {
         var r = u.getBoundingClientRect();
-        left = Math.min(left, r.left); right = Math.max(right, r.right);
+        units.push([r.left - edge + box.scrollLeft, r.right - edge + box.scrollLeft]);
       });
-      left += box.scrollLeft - edge; right += box.scrollLeft - edge;
-      // all of them when they fit, else the first (leftmost) with a margin before it
-      var want = right - left <= box.clientWidth - 16 ?
-        (left + right - box.clientWidth) / 2 : left - 16;
-      box.scrollLeft = Math.max(0, Math.min(want, box.scrollWidth - box.clientWidth));
+      // the least scrolling that shows the most of them (the legend and status line start
+      // at the left): try the start, and each unit just in view at either side
+      var best = 0, seen = -1, tries = [0];
+      units.forEach(function (u) { tries.push(u[0] - 16, u[1] + 16 - width); });
+      tries.map(function (t) { return Math.round(Math.max(0, Math.min(t, most))); })
+        .sort(function (a, b) { return a - b; }).forEach(function (t) {
+          var n = units.filter(function (u) { return u[0] >= t && u[1] <= t + width; }).length;
+          if (n > seen) { seen = n; best = t; }
+        });
+      box.scrollLeft = best;
     });
   }
   // --- end newcomer -------------------------------------------------------------------
