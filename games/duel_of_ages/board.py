@@ -61,11 +61,11 @@ def board(view: dict[str, Any]) -> str:
     big = hexmap.size()[0] > 12
     sc = Scale(big)
     parts: list[str] = []
-    parts += _terrain(sc)
+    parts += _terrain(sc, _occupied(view))
     parts += _outlines(sc)
     parts += _walls(sc)
     parts += _tunnels(sc)
-    parts += _labyrinths(sc, view)
+    parts += _labyrinths(sc, view, _occupied(view))
     parts += _pieces(sc, view)
     parts += _characters(sc, view)
     width, height = hexmap.size()
@@ -93,7 +93,7 @@ def _status(view: dict[str, Any]) -> str:
     return f"Round {view['round']} of {view['rounds']}, Team {view['active']} to move"
 
 
-def _terrain(sc: Scale) -> list[str]:
+def _terrain(sc: Scale, occupied: set[str]) -> list[str]:
     parts = []
     domes, towers = hexmap.domes(), hexmap.towers()
     for space, kind in hexmap.terrain().items():
@@ -102,14 +102,46 @@ def _terrain(sc: Scale) -> list[str]:
         parts.append(sc.hex(space, FILL[kind], label))
         cx, cy = sc.centre(space)
         if not sc.big:
-            parts.append(_text(cx, cy - 12, space, 8, anchor="middle", fill="#555"))
-        if space in domes:
-            parts.append(_text(cx, cy + (5 if sc.big else 18), str(domes[space]),
-                               14 if sc.big else 9, anchor="middle", weight="bold"))
-        if space in towers and sc.big:
-            parts.append(_text(cx, cy + 5, TOWER_MARK[towers[space]], 14, anchor="middle",
-                               weight="bold"))
+            # the name and the dome's number share the hex's top line; the unit tags go
+            # below it (see _characters), so neither covers the other
+            dome = space in domes
+            parts.append(_label(cx - (1 if dome else 0), cy - 13, space, 8,
+                                anchor="end" if dome else "middle", fill="#555"))
+            if dome:
+                parts.append(_label(cx + 2, cy - 13, str(domes[space]), 9, weight="bold"))
+            continue
+        mark = str(domes[space]) if space in domes else (
+            TOWER_MARK[towers[space]] if space in towers else None)
+        if mark:
+            parts.append(_big_label(sc, space, mark, space in occupied, weight="bold"))
     return parts
+
+
+def _occupied(view: dict[str, Any]) -> set[str]:
+    return {c["space"] for c in view["chars"].values() if c["status"] == "map"}
+
+
+LABELLED_TAG = 12
+"""A built map's space is 26 px tall: a labelled space with a character in it shows its
+label (at the legible minimum) in the upper half and the tags, this tall, below it."""
+TAG_WIDTH = 32
+"""A built map's tag stays clear of the labels of the spaces beside it (22.5 px across;
+a bold 14 px "M" reaches 6 px to each side of its space's centre)."""
+
+
+def _big_label(sc: Scale, space: str, mark: str, occupied: bool, **kw: Any) -> str:
+    """A built map's mark on its space: in the middle, or in the upper half when a
+    character stands there (its tag goes below; see _characters)."""
+    cx, cy = sc.centre(space)
+    if occupied:
+        return _label(cx, cy - 2, mark, MIN_FONT, anchor="middle", **kw)
+    return _label(cx, cy + 5, mark, 14, anchor="middle", **kw)
+
+
+def _label(x: float, y: float, body: str, size: int, **kw: Any) -> str:
+    """A hex's own label (name, dome number, tower or labyrinth letter): class hex-label,
+    so the browser tests can check no unit tag is drawn over it."""
+    return _text(x, y, body, size, **kw).replace("<text ", '<text class="hex-label" ', 1)
 
 
 def _edge(sc: Scale, a: str, b: str) -> tuple[float, float, float, float]:
@@ -164,7 +196,7 @@ def _tunnels(sc: Scale) -> list[str]:
     return parts
 
 
-def _labyrinths(sc: Scale, view: dict[str, Any]) -> list[str]:
+def _labyrinths(sc: Scale, view: dict[str, Any], occupied: set[str]) -> list[str]:
     parts = []
     for age, spaces in hexmap.labyrinths().items():
         for i, space in enumerate(spaces):
@@ -178,8 +210,8 @@ def _labyrinths(sc: Scale, view: dict[str, Any]) -> list[str]:
             parts.append(f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="4" fill="{LAB}">'
                          f"<title>{age} labyrinth red eye</title></circle>")
             nx, ny = sc.centre(spaces[0])
-            parts.append(_text(nx, ny + 5, age[0].upper(), 13, anchor="middle", fill=LAB,
-                               weight="bold"))
+            parts.append(_big_label(sc, spaces[0], age[0].upper(), spaces[0] in occupied,
+                                    fill=LAB, weight="bold"))
         lab = view.get("labyrinths", {}).get(age)
         if not lab or not lab.get("positions"):
             continue
@@ -205,12 +237,25 @@ def _pieces(sc: Scale, view: dict[str, Any]) -> list[str]:
     return parts
 
 
+def _reader(view: dict[str, Any]) -> str | None:
+    """The reader's team, from the view alone: a seat's view carries its own team's
+    standing plans and no other's; the public view carries none and the GM's both (no
+    side). Nothing the view does not already say."""
+    standing = view.get("standing") or {}
+    return next(iter(standing)) if len(standing) == 1 else None
+
+
 def _characters(sc: Scale, view: dict[str, Any]) -> list[str]:
+    """Each character a tag (team colour, key, health) in a group saying whose it is
+    (class unit-mine for the reader's own team), so a phone can scroll them into view."""
     parts = []
+    reader = _reader(view)
     stacks: dict[str, list[str]] = {}
     for key, c in sorted(view["chars"].items()):
         if c["status"] == "map":
             stacks.setdefault(c["space"], []).append(key)
+    labelled = set(hexmap.domes()) | set(hexmap.towers()) | {
+        spaces[0] for spaces in hexmap.labyrinths().values()}
     for space, keys in stacks.items():
         cx, cy = sc.centre(space)
         for i, key in enumerate(keys):
@@ -220,18 +265,31 @@ def _characters(sc: Scale, view: dict[str, Any]) -> list[str]:
             colour = "#000" if c["team"] == "White" else "#fff"
             mark = "v" if under else ""
             stroke = TUNNEL if under else "#000"
+            side = (" unit-mine" if c["team"] == reader else " unit-theirs") if reader else ""
+            parts.append(f'<g class="unit{side}" data-team="{escape(c["team"])}" '
+                         f'data-char="{escape(key)}">')
             if sc.big:
-                y = cy - 2 + i * 18 - (len(keys) - 1) * 9
-                parts.append(svg.rect(round(cx - 21), round(y - 9), 42, 17,
+                if space in labelled:  # under the space's label (see _big_label)
+                    top, tall = cy + 1 + i * LABELLED_TAG, LABELLED_TAG
+                else:
+                    top, tall = cy - 11 + i * 18 - (len(keys) - 1) * 9, 17
+                tag = f"{mark}{key[:3]}{c['health']}"
+                parts.append(svg.rect(round(cx - TAG_WIDTH / 2), round(top), TAG_WIDTH, tall,
                                       fill=TEAM[c["team"]], stroke=stroke, rx=4, title=title))
-                parts.append(_text(cx, y + 4, f"{mark}{key[:3]}{c['health']}", 12,
-                                   anchor="middle", fill=colour, weight="bold"))
-                continue
-            y = cy - 4 + i * 11 - (len(keys) - 1) * 5
-            parts.append(svg.rect(round(cx - 20), round(y - 8), 40, 11, fill=TEAM[c["team"]],
-                                  stroke=stroke, rx=3, title=title))
-            parts.append(_text(cx, y + 1, f"{mark}{key[:5]} {c['health']}", 8,
-                               anchor="middle", fill=colour))
+                text = _text(cx, round(top) + tall / 2 + 4, tag, MIN_FONT, anchor="middle",
+                             fill=colour, weight="bold")
+                if len(tag) > 3:  # squeezed into the tag rather than drawn smaller
+                    text = text.replace("<text ", f'<text textLength="{TAG_WIDTH - 3}" '
+                                        'lengthAdjust="spacingAndGlyphs" ', 1)
+                parts.append(text)
+            else:
+                # below the hex's top line (its name and dome number), one under another
+                top = cy - 10 + i * 11
+                parts.append(svg.rect(round(cx - 20), round(top), 40, 11,
+                                      fill=TEAM[c["team"]], stroke=stroke, rx=3, title=title))
+                parts.append(_text(cx, top + 9, f"{mark}{key[:5]} {c['health']}", 8,
+                                   anchor="middle", fill=colour))
+            parts.append("</g>")
     return parts
 
 

@@ -78,3 +78,24 @@ def test_the_board_names_the_pieces_while_the_map_is_built():
     svg = ENGINE.board(ENGINE.view(state, None))
     assert "COLOSSUS D4" in svg and "KEY1 D4SE" in svg
     assert "Map build, step 2 of 10: Team White places a platter and a dome key" in svg
+
+
+def test_the_board_marks_the_readers_own_units_from_the_view_alone():
+    """A seat's board tells its units (class unit-mine) from the enemy's; the public and
+    the GM's boards take no side. Issue 28: a phone scrolls to the reader's units."""
+    state, _ = ENGINE.setup(["North", "South"], {}, Rng("u" * 64, "s"))
+    for number in range(3):
+        seat = ENGINE.decision(state).seats[0]
+        state, _ = ENGINE.resolve(state, {seat: ENGINE.default_orders(state, seat)},
+                                  Rng("u" * 64, str(number)))
+    for seat, colour in ((s, c) for c, s in state["seats"].items()):
+        root = ET.fromstring(ENGINE.board(ENGINE.view(state, seat)))
+        groups = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+                  if "unit" in g.get("class", "").split()]
+        assert groups
+        for g in groups:
+            mine = "unit-mine" in g.get("class").split()
+            assert mine == (g.get("data-team") == colour), (seat, g.attrib)
+    for reader in (None, "*"):
+        svg = ENGINE.board(ENGINE.view(state, reader))
+        assert 'class="unit"' in svg and "unit-mine" not in svg and "unit-theirs" not in svg

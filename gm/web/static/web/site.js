@@ -119,6 +119,31 @@
       box.parentNode.insertBefore(button, box);
     });
   }
+  // newcomer (issue 28): a board wider than its box opens scrolled to the reader's own
+  // units (the engine marks them class "unit-mine"), not to the board's left edge. Once,
+  // on load: a live refresh keeps wherever the reader has scrolled since.
+  function showMine() {
+    document.querySelectorAll(".board").forEach(function (box) {
+      var mine = box.querySelectorAll("svg .unit-mine");
+      if (!mine.length || box.scrollWidth <= box.clientWidth + 1) return;
+      var edge = box.getBoundingClientRect().left, width = box.clientWidth;
+      var most = box.scrollWidth - width, units = [];
+      mine.forEach(function (u) {
+        var r = u.getBoundingClientRect();
+        units.push([r.left - edge + box.scrollLeft, r.right - edge + box.scrollLeft]);
+      });
+      // the least scrolling that shows the most of them (the legend and status line start
+      // at the left): try the start, and each unit just in view at either side
+      var best = 0, seen = -1, tries = [0];
+      units.forEach(function (u) { tries.push(u[0] - 16, u[1] + 16 - width); });
+      tries.map(function (t) { return Math.round(Math.max(0, Math.min(t, most))); })
+        .sort(function (a, b) { return a - b; }).forEach(function (t) {
+          var n = units.filter(function (u) { return u[0] >= t && u[1] <= t + width; }).length;
+          if (n > seen) { seen = n; best = t; }
+        });
+      box.scrollLeft = best;
+    });
+  }
   // --- end newcomer -------------------------------------------------------------------
 
   function focusNotice() {
@@ -286,7 +311,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     zoneSettings(); livePreview(); localDeadlines(); localTimes(); tick(); focusableScrollers();
-    notifyOffer(); fitBoards();
+    notifyOffer(); fitBoards(); showMine();  // showMine: newcomer, issue 28
     // After the browser's own jump to the URL's #fragment, which would take focus back.
     window.addEventListener("load", function () { setTimeout(focusNotice, 0); });
     setInterval(tick, 1000);
