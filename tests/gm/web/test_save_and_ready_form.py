@@ -63,3 +63,14 @@ def test_no_save_button_when_the_game_waits_for_the_deadline(make_game, tally_en
     client.force_login(players[0])
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="send-orders"' in page and 'id="save-orders"' not in page
+
+
+def test_others_see_that_not_all_are_ready_naming_nobody(game, players, client):
+    from gm.play import actions
+
+    actions.submit_orders(game, game.seat_of(players[0]), "ADD 2", ready=False)
+    actions.submit_orders(game, game.seat_of(players[1]), "ADD 1")
+    client.force_login(players[1])
+    page = html.unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert 'id="not-all-ready"' in page and "not all ready yet" in page
+    assert "saved, not ready" not in page
