@@ -53,6 +53,10 @@ class TurnSerializer(serializers.Serializer):
 class OrdersSerializer(TurnSerializer):
     # No max_length here: gm.play.limits gives every path (web, API, mail) one size limit.
     text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    ready = serializers.BooleanField(
+        required=False,
+        help_text="false: saved, not ready (issue 28): the orders stand at the deadline "
+                  "but do not close the turn early. Default true.")
 
 
 class PostSerializer(serializers.ModelSerializer):

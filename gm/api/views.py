@@ -177,7 +177,8 @@ def orders(request: Request, pk: int) -> Response:
     try:
         sub = actions.submit_orders(game, seat, data["text"],
                                     source=Submission.Source.API, author=request.user,
-                                    turn_number=data.get("turn"))
+                                    turn_number=data.get("turn"),
+                                    ready=data.get("ready", True))
     except OrdersInvalid as exc:
         return Response(actions.orders_error_payload(exc), status=status.HTTP_400_BAD_REQUEST)
     return Response(actions.receipt_json(sub), status=status.HTTP_201_CREATED)

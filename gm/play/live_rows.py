@@ -81,18 +81,20 @@ def _seat_with_game_sql() -> str:
             f"WHERE s.{qn('game_id')} = %s AND s.{qn('user_id')} = %s")
 
 
-_INSERT_FIELDS = ("turn", "seat", "text", "orders", "receipt", "source", "author", "created")
+_INSERT_FIELDS = ("turn", "seat", "text", "orders", "receipt", "source", "author", "ready",
+                  "created")
 
 
 def insert_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
-                   source: str, author, now: datetime) -> Submission:
+                   source: str, author, now: datetime, *, ready: bool = True) -> Submission:
     """Store the next version of `seat`'s orders for `turn` in one INSERT (the version
-    number computed by its subquery); the caller holds the turn's lock."""
+    number computed by its subquery); the caller holds the turn's lock. `ready` False:
+    saved, not ready (issue 28; see Submission.ready)."""
     conn = db()
     fields = _insert_fields()
     values = {"turn": turn.pk, "seat": seat.pk, "text": text, "orders": orders,
               "receipt": receipt, "source": source,
-              "author": getattr(author, "pk", None), "created": now}
+              "author": getattr(author, "pk", None), "ready": ready, "created": now}
     params = [prep_save(f, values[f.name], conn) for f in fields]
     with cursor() as cur:
         cur.execute(cached_sql("insert_version", _insert_version_sql),
@@ -101,11 +103,12 @@ def insert_version(turn: Turn, seat: Seat, text: str, orders: dict | None, recei
     sub = _SUBMISSION.new({"id": pk, "turn_id": turn.pk, "seat_id": seat.pk,
                            "version": number, "text": text, "orders": orders,
                            "receipt": receipt, "source": source,
-                           "author_id": values["author"], "created": now}, conn)
+                           "author_id": values["author"], "ready": ready, "created": now},
+                          conn)
     if sub is None:  # the model is not plain (see _plain_init): as before
         sub = saved(Submission(turn=turn, seat=seat, version=number, text=text,
                                orders=orders, receipt=receipt, source=source,
-                               author=author, created=now), pk)
+                               author=author, ready=ready, created=now), pk)
     # what Submission(turn=turn, seat=seat, author=author) caches
     for name, related in (("turn", turn), ("seat", seat), ("author", author)):
         cache_related(sub, name, related)
@@ -126,25 +129,42 @@ def _insert_version_sql() -> str:
             f"RETURNING {qn('id')}, {qn('version')}")
 
 
+# What a seat's latest version says (`_seats_in_sql`): no version is NULL.
+_WITHDRAWN, _SAVED, _READY = 0, 1, 2
+
+
 def seats_in(turn: Turn) -> set[str]:
-    """Owing seats whose latest version holds orders (withdrawn ones do not count), and
-    seats that play defaults; one statement, whatever the number of seats."""
+    """Owing seats whose latest version holds orders (withdrawn ones do not count; saved,
+    not ready ones do: they stand at the deadline), and seats that play defaults; one
+    statement, whatever the number of seats."""
+    return {name for name, standing in _standing(turn) if standing in (_SAVED, _READY)}
+
+
+def seats_ready(turn: Turn) -> set[str]:
+    """As `seats_in`, less the seats whose latest version is saved, not ready (issue 28):
+    the seats that let the turn close early. The same one statement."""
+    return {name for name, standing in _standing(turn) if standing == _READY}
+
+
+def _standing(turn: Turn) -> list[tuple[str, int | None]]:
+    """(seat, what its latest version says) for the owing seats; a seat that plays
+    defaults counts as ready whatever it has."""
     owing = turn.owing
     if not owing:
-        return set()
+        return []
     with cursor() as cur:
         cur.execute(cached_sql(("seats_in", len(owing)), lambda: _seats_in_sql(len(owing))),
                        [turn.pk, turn.game_id, *owing])
         rows = cur.fetchall()
-    # withdrawn is None without any version
-    return {name for name, mode, withdrawn in rows
-            if (withdrawn is not None and not withdrawn) or mode != Seat.Mode.ACTIVE}
+    return [(name, _READY if mode != Seat.Mode.ACTIVE else standing)
+            for name, mode, standing in rows]
 
 
 def _seats_in_sql(n: int) -> str:
     sub_table, seat_table = qn(Submission._meta.db_table), qn(Seat._meta.db_table)
-    latest = (f"(SELECT u.{qn('orders')} IS NULL FROM {sub_table} u WHERE "
-              f"u.{qn('turn_id')} = %s AND u.{qn('seat_id')} = s.{qn('id')} "
+    latest = (f"(SELECT CASE WHEN u.{qn('orders')} IS NULL THEN {_WITHDRAWN} "
+              f"WHEN u.{qn('ready')} THEN {_READY} ELSE {_SAVED} END FROM {sub_table} u "
+              f"WHERE u.{qn('turn_id')} = %s AND u.{qn('seat_id')} = s.{qn('id')} "
               f"ORDER BY u.{qn('version')} DESC LIMIT 1)")
     return (f"SELECT s.{qn('name')}, s.{qn('mode')}, {latest} FROM {seat_table} s "
             f"WHERE s.{qn('game_id')} = %s AND s.{qn('name')} IN ({', '.join(['%s'] * n)})")

@@ -247,6 +247,12 @@ class Submission(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.WEB)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                on_delete=models.SET_NULL)
+    # issue 28: "save" beside "ready". A saved version counts at the deadline like any
+    # other, but only a ready latest version lets the turn close early (process_early).
+    # True by default, so every path that does not ask (mail, GM, old rows) is ready.
+    ready = models.BooleanField(default=True, db_default=True,
+                                help_text="False: saved, not ready; the turn does not "
+                                          "close early for it.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

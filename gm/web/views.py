@@ -427,6 +427,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Write your orders (or pick one) before sending.")
         return _back(pk, "#orders")
     refill = OrdersForm(initial={"text": text, "turn": turn_number})
+    saving = bool(request.POST.get("save"))  # issue 28: saved, not ready
     skipped: list[str] = []
     try:
         limits.check_order_text(text)  # the size first: never echo a huge text as "not read"
@@ -448,10 +449,11 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             return render(request, "web/game.html", _game_context(
                 request, game, preview=orders.text.splitlines(), orders_form=refill,
                 not_read=read.skipped, confirm_not_read=not_read.token(read.skipped),
-                preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
+                saving=saving, preview_has_if=bool(re.search(r"\bIF\b", orders.text))))
         # --- end newcomer ---------------------------------------------------------------
         sub = actions.submit_orders(game, seat, read.text, source=Submission.Source.WEB,
-                                    author=request.user, turn_number=turn_number)
+                                    author=request.user, turn_number=turn_number,
+                                    ready=not saving)  # issue 28: "Save" or "Send and ready"
     except OrdersInvalid as exc:
         return render(request, "web/game.html", _game_context(
             request, game, order_errors=exc.errors, accepted=exc.accepted,
@@ -482,7 +484,11 @@ def _accepted(sub: Submission, status: str | None = "") -> str:
     the next page is already the next turn's, so the line itself says what was read and
     where the outcome is."""
     line = (f"Orders accepted for turn {sub.turn.number} (version {sub.version}, receipt "
-            f"{sub.receipt[:16]}…).")
+            f"{sub.receipt[:16]}…): sent and ready.")
+    if not sub.ready:  # issue 28
+        line = (f"Orders saved for turn {sub.turn.number} (version {sub.version}, receipt "
+                f"{sub.receipt[:16]}…), not ready: they count at the deadline, but the turn "
+                f"does not close early until you press “Send and ready”.")
     if status == "":  # not read by the caller
         status = Turn.objects.filter(pk=sub.turn_id).values_list("status", flat=True).first()
     if status in (None, Turn.Status.OPEN):

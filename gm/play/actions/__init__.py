@@ -93,5 +93,6 @@ from .turns import (  # noqa: F401
     resolve_at_deadline,
     resolve_turn,
     seats_in,
+    seats_ready,
     sweep_deadlines,
 )

@@ -112,11 +112,14 @@ def _why_closed(game: Game, turn: Turn | None, number: int) -> str:
 
 
 def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission.Source.WEB,
-                  author=None, turn_number: int | None = None) -> Submission:
+                  author=None, turn_number: int | None = None,
+                  ready: bool = True) -> Submission:
     """Validate and store a new version of the seat's orders; raise OrdersInvalid/LateOrders.
 
     The seat's previous accepted version stays in force when the new text has errors.
     `turn_number` names the turn the orders were written for (see `_open_turn_for`).
+    `ready` False (issue 28): saved, not ready: the version stands at the deadline like
+    any other but does not close the turn early (`maybe_due_early`).
 
     The hot path of web, API and mail (bench/orders.py, bench/inbound.py): one statement
     locks the turn and reads the game, one INSERT stores the version, one more checks
@@ -137,8 +140,9 @@ def submit_orders(game: Game, seat: Seat, text: str, *, source: str = Submission
             refusal = exc
         else:
             sub = new_version(turn, seat, text, orders.to_json(), orders.receipt, source,
-                              author)
-            maybe_due_early(game, turn)
+                              author, ready=ready)
+            if ready:  # a saved version changes nothing early processing waits for
+                maybe_due_early(game, turn)
             _send(signals.orders_received, submission=sub)
     if refusal is not None:
         raise refusal
@@ -166,10 +170,10 @@ def withdraw_orders(game: Game, seat: Seat, *, source: str = Submission.Source.W
 
 
 def new_version(turn: Turn, seat: Seat, text: str, orders: dict | None, receipt: str,
-                source: str, author) -> Submission:
+                source: str, author, *, ready: bool = True) -> Submission:
     """The next version of `seat`'s orders for `turn` (the caller holds the turn's lock)."""
     return live_rows.insert_version(turn, seat, text, orders, receipt, source, author,
-                               timezone.now())
+                                    timezone.now(), ready=ready)
 
 
 def check_orders(game: Game, seat: Seat, text: str) -> Orders:

@@ -197,7 +197,7 @@ def receipt_json(sub: Submission) -> dict[str, Any]:
     orders = [] if sub.withdrawn else Orders.from_json(sub.orders).text.splitlines()
     return {"turn": sub.turn.number, "seat": sub.seat.name, "version": sub.version,
             "orders": orders, "receipt": sub.receipt, "withdrawn": sub.withdrawn,
-            "source": sub.source, "created": sub.created}
+            "source": sub.source, "ready": sub.ready, "created": sub.created}
 
 
 def my_orders(game: Game, seat: Seat) -> Submission | None:

@@ -153,16 +153,23 @@ def seats_in(turn: Turn) -> set[str]:
     return live_rows.seats_in(turn)
 
 
+def seats_ready(turn: Turn) -> set[str]:
+    """Owing seats in and ready (issue 28): a saved, not ready latest version is in (it
+    stands at the deadline) but does not let the turn close early."""
+    return live_rows.seats_ready(turn)
+
+
 def maybe_due_early(game: Game, turn: Turn, *, idle: set[str] | None = None) -> None:
-    """Claim the turn (mark_due) when the game processes early and every owing seat is in.
+    """Claim the turn (mark_due) when the game processes early and every owing seat is in
+    and ready (`seats_ready`: saved, not ready orders wait for the deadline).
 
     `idle`: for a turn opened in this transaction (no orders yet, so only the seats that
     do not play actively are in, as `seats_in` counts them), those seats as the caller
     read them under the game's lock: no query."""
     if not game.process_early or turn.status != Turn.Status.OPEN:
         return
-    if set(turn.owing) <= (seats_in(turn) if idle is None else idle):
-        mark_due(turn, reason="all orders in")
+    if set(turn.owing) <= (seats_ready(turn) if idle is None else idle):
+        mark_due(turn, reason="all orders in and ready")
 
 
 def mark_due(turn: Turn, *, reason: str = "deadline") -> bool:

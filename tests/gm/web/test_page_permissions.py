@@ -47,7 +47,8 @@ def test_game_page_shows_each_reader_only_their_view(world):
         hidden = {k: view[k] for k in ("my_secret", "secret") if k in view}
         assert hidden == expected[role], role
         assert ("GM desk" in html) == (role == "gm")
-        assert ("Send orders" in html) == (role in ("seat", "other_seat"))
+        # issue 28: the send button reads "Send and ready" now; its id is unchanged
+        assert ('id="send-orders"' in html) == (role in ("seat", "other_seat"))
 
 
 @pytest.mark.parametrize("role,kept", [("anonymous", False), ("outsider", False),
