@@ -270,7 +270,10 @@ def reopen(game: Game, user, reason: str) -> Turn:
                 None)
     if last is None:
         raise Conflict("no adjudication has been published yet")
-    return referee.rollback_to(game, user, reason, last.number)
+    return referee.rollback_to(
+        game, user, reason, last.number,
+        announce=f"the GM reopened the adjudication of turn {last.number}: its report is "
+                 "withdrawn and will be published again. Your orders stand; nothing to send.")
 
 
 def gm_orders(turn: Turn) -> Orders | None:

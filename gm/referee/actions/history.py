@@ -371,8 +371,11 @@ def _carry_open_orders(game: Game, engine: Engine, turn: Turn, old_turn: Turn | 
 
 
 def rollback_to(game: Game, actor, reason: str, number: int, *,
-                now: datetime | None = None) -> Turn:
+                now: datetime | None = None, announce: str | None = None) -> Turn:
     """Reopen turn `number` for orders with a new deadline; later turns are superseded.
+
+    `announce`: the thread's words instead of "send your orders for it again" (a
+    GM-adjudicated game reopens only the GM's adjudication: the players' orders stand).
 
     The reopened turn keeps its state amendments (they are part of the state it starts
     from) but not its die fixes (new orders make new draws).
@@ -396,8 +399,9 @@ def rollback_to(game: Game, actor, reason: str, number: int, *,
                 f"turn {number} is open for orders again.", actor=actor, reason=reason,
                 turn_number=number, private={"superseded_turns": dropped,
                                              "state_hash": record.before_hash})
-        text = (f"**GM:** the game is rolled back to turn {number}; send your orders for it "
-                f"again.\n\nReason: {reason}")
+        text = ("**GM:** " + (announce or f"the game is rolled back to turn {number}; send "
+                                           "your orders for it again.")
+                + f"\n\nReason: {reason}")
         Post.objects.create(game=game, author=actor, kind=Post.Kind.GM,
                                  turn_number=number, markdown=text,
                                  html=render_markdown(text))

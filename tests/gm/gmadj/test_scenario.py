@@ -10,7 +10,7 @@ from games.core.verify import verify_record
 from gm.gmadj import actions as adj
 from gm.play import actions
 from gm.play.errors import ActionError, NotAllowed
-from gm.play.models import Game, Report, Turn
+from gm.play.models import Game, Post, Report, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -149,6 +149,10 @@ def test_late_adjudication_waits_and_reopen(adj_game, send_all, gm_user, on_comm
     reopened = _open(game)
     assert reopened.owing == ["GM"] and reopened.number == late.number
     assert adj.desk(game, gm_user)["text"] == "All quiet."  # the words come back
+    # the thread tells the players their orders stand (not "send your orders again")
+    post = Post.objects.filter(game=game, kind=Post.Kind.GM).latest("pk")
+    assert "reopened the adjudication" in post.markdown and "Your orders stand" in post.markdown
+    assert "send your orders" not in post.markdown
 
 
 def test_a_rerun_from_the_orders_reopens_the_adjudication(adj_game, send_all, gm_user,
