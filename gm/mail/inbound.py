@@ -313,6 +313,7 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
             answered = command(seat, stripped.orders)
             if answered is not None:
                 return _Verdict(answered[0], answered[1], seat, context=answered[2])
+        saving = _take_save_line(stripped)  # "SAVE" first: saved, not ready
         forwarded = stripped.forwarded or is_forward_subject(mail.subject)
         engine = actions.engine_for(game)
         try:  # greetings and sign-offs: the rule the web form uses too
@@ -332,7 +333,7 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
         try:
             sub = actions.submit_orders(game, seat, trimmed.text,
                                         source=Submission.Source.EMAIL, author=seat.user,
-                                        turn_number=turn_number)
+                                        turn_number=turn_number, ready=not saving)
         except OrdersInvalid as exc:
             lines = trimmed.text.split("\n")
             errors = [{"line": e.line, "message": e.message, "hint": e.hint,
@@ -350,6 +351,18 @@ def _decide(mail: mime.Mail, envelope: mime.Envelope | None, timer: Timer,
     return _Verdict(Outcome.ACCEPTED, f"version {sub.version}, receipt {sub.receipt}", seat,
                     sub, context={"submission": sub, "rest": stripped.rest,
                                   "skipped": trimmed.skipped})
+
+
+def _take_save_line(stripped: Any) -> bool:
+    """A first line "SAVE" (alone, any case) makes the orders saved, not ready, as the web
+    form's Save button does: they count at the deadline, but the turn does not close
+    early for them. The line is taken out before the orders are read."""
+    lines = stripped.orders.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or lines[first].strip().upper() != "SAVE":
+        return False
+    stripped.orders = "\n".join(lines[:first] + lines[first + 1:])
+    return True
 
 
 _REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|vs|antw|r|rif|odp|ynt|wg|fwd?)\s*"

@@ -244,8 +244,8 @@ def accepted_text(ctx: dict[str, Any]) -> str | None:
     game, turn, seat, sub = ctx.get("game"), ctx.get("turn"), ctx.get("seat"), \
         ctx.get("submission")
     if ctx.get("outcome") != Outcome.ACCEPTED or None in (game, turn, seat, sub) or \
-            not isinstance(ctx.get("deadline"), str):
-        return None
+            not isinstance(ctx.get("deadline"), str) or not getattr(sub, "ready", True):
+        return None  # (saved, not ready: the template says so)
     out = [f"Orders accepted for {game.title} (game {game.pk}), turn {turn.number}, seat "
            f"{seat.name}.\n\nYour orders as understood (version {sub.version}):\n\n"]
     out += [f"    {line}\n" for line in ctx.get("orders") or ()]
