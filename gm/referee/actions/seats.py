@@ -25,18 +25,11 @@ def replace_player(game: Game, actor, reason: str, seat_name: str, new_user) -> 
     with transaction.atomic():
         game, _turn = _lock(game)
         seat = _seat(game, seat_name)
-        if new_user is None or not new_user.is_active:
-            raise ActionError("choose an active user to take the seat")
-        if game.seats.filter(user=new_user).exists():
-            raise Conflict(f"{new_user.username} already has a seat in this game")
-        # The rule of joining (gm.play.actions.seat_barred), with its reason: where the
-        # ruleset hides anything, nobody who sees everything (GM, co-GM, site admin) plays.
-        barred = play.seat_barred(game, new_user, named=True)
-        if barred:
-            raise Conflict(f"{barred}: choose another player for seat {seat.name}")
         old = seat.player_name()
         # issue 25: one path for every hand-over (seat history, newcomer's time and
-        # briefing); it renews the mail token and clears the extra sender addresses.
+        # briefing). It checks the newcomer (active, not seated here, and the rule of
+        # joining: where the ruleset hides anything, nobody who sees everything plays),
+        # renews the mail token and clears the extra sender addresses.
         from gm.substitutes.handover import hand_over
 
         seat = hand_over(game, seat.name, new_user, actor=actor, how="gm", reason=reason,
